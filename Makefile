@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host side of kunwind: the generator, kunwind-stack, tests and benchmarks.
+# The kernel module is built by Kbuild (see Kbuild), not here.
+
+O       ?= build
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+WFLAGS  := -Wall -Wextra -Werror -Wno-unused-parameter
+CORE_CFLAGS := -ffreestanding -fno-stack-protector -nostdlib
+
+CORE_SRC := unwind/lookup.c unwind/walk.c
+GEN_SRC  := gen/elf.c gen/cfi.c gen/table.c gen/dump.c
+GEN_LIBS := -lelf
+
+CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
+GEN_OBJ  := $(GEN_SRC:%.c=$(O)/%.o)
+
+all: $(O)/kunwind-gen $(O)/kunwind-stack
+
+# The core is compiled freestanding, exactly as the kernel sees it.
+$(O)/unwind/%.o: unwind/%.c unwind/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) $(CORE_CFLAGS) -c -o $@ $<
+
+$(O)/gen/%.o: gen/%.c gen/*.h unwind/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) -c -o $@ $<
+
+$(O)/kunwind-gen: $(O)/gen/main.o $(GEN_OBJ) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(GEN_LIBS)
+
+$(O)/kunwind-stack: $(O)/gen/stack.o $(O)/gen/core.o $(GEN_OBJ) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(GEN_LIBS)
+
+deps:
+	@scripts/deps.sh
+
+# Test and benchmark fragments add their own targets and CHECKS.
+-include tests/*.mk bench/*.mk fuzz/*.mk
+
+check: deps
+	@$(MAKE) --no-print-directory all $(CHECK_BUILD)
+	@tests/run $(CHECKS)
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all deps check clean demo bench

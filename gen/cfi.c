@@ -1,0 +1,830 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CIE/FDE parsing and the CFA interpreter: .eh_frame or .debug_frame in,
+ * rows of kunwind rules out.
+ *
+ * kunwind recovers three registers, like ORC: rsp (through the CFA), rbp
+ * and the return address.  The interpreter therefore tracks the CFA rule
+ * and the rules of rbp and of the CIE's return-address column, and parses
+ * (but ignores) the rules of every other register.  What the table cannot
+ * represent becomes an UNSUPPORTED row, never an approximation.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gen.h"
+
+#define DW_REG_RBP	6
+#define DW_REG_RSP	7
+#define DW_REG_RIP	16
+#define MAX_STATES	64	/* remember_state depth; GCC uses 1-2 */
+
+/* DW_EH_PE_* pointer encodings */
+#define PE_OMIT		0xff
+#define PE_FORMAT	0x0f
+#define PE_APP		0x70
+#define PE_PCREL	0x10
+#define PE_INDIRECT	0x80
+
+struct rd {
+	const uint8_t *p, *end;
+	bool err;
+};
+
+static uint64_t rd_n(struct rd *r, unsigned int n)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->err = true;
+		r->p = r->end;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	while (r->p < r->end) {
+		uint8_t b = *r->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->err = true;
+	return 0;
+}
+
+static int64_t rd_sleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	uint8_t b = 0;
+
+	while (r->p < r->end) {
+		b = *r->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~0ULL << shift;
+			return (int64_t)v;
+		}
+	}
+	r->err = true;
+	return 0;
+}
+
+/* Read a DW_EH_PE-encoded value (no application: see rd_ptr). */
+static uint64_t rd_enc(struct rd *r, uint8_t enc)
+{
+	switch (enc & PE_FORMAT) {
+	case 0x00: return rd_n(r, 8);			/* absptr */
+	case 0x01: return rd_uleb(r);
+	case 0x02: return rd_n(r, 2);
+	case 0x03: return rd_n(r, 4);
+	case 0x04: return rd_n(r, 8);
+	case 0x09: return rd_sleb(r);
+	case 0x0a: return (int16_t)rd_n(r, 2);
+	case 0x0b: return (int32_t)rd_n(r, 4);
+	case 0x0c: return rd_n(r, 8);
+	}
+	r->err = true;
+	return 0;
+}
+
+/* A parsed CIE. */
+struct cie {
+	uint64_t off;
+	uint64_t code_align;
+	int64_t data_align;
+	unsigned int ra_reg;
+	uint8_t fde_enc;
+	bool z, ok;
+	const uint8_t *insn, *insn_end;
+};
+
+/* Rules of one register. */
+enum { R_SAME, R_UNDEF, R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR, R_VAL_EXPR };
+
+struct reg_rule {
+	uint8_t kind;
+	int64_t off;
+	const uint8_t *expr;
+	size_t len;
+};
+
+enum { CFA_NONE, CFA_REG, CFA_EXPR };
+
+struct cfa_rule {
+	uint8_t kind;
+	unsigned int reg;
+	int64_t off;
+	const uint8_t *expr;
+	size_t len;
+};
+
+struct cfi_state {
+	struct cfa_rule cfa;
+	struct reg_rule bp, ra;
+};
+
+struct ctx {
+	struct kelf *e;
+	const struct ksec *sec;		/* the frame section, NULL when fuzzing */
+	const uint8_t *data;
+	size_t len;
+	uint64_t addr;			/* the frame section's address */
+	enum cfi_kind kind;
+	struct cfi_rows *out;
+	struct cfi_stats *st;
+	struct cie *cies;		/* cache, open addressing by offset */
+	size_t cie_slots;
+};
+
+static bool is_rel(const struct ctx *c)
+{
+	return c->e && kelf_type(c->e) == ET_REL;
+}
+
+/* Read an entry's length; sets *is64.  Returns false at a terminator. */
+static bool rd_length(struct rd *r, uint64_t *len, bool *is64)
+{
+	uint64_t l = rd_n(r, 4);
+
+	*is64 = l == 0xffffffff;
+	if (*is64)
+		l = rd_n(r, 8);
+	*len = l;
+	return !r->err;
+}
+
+static bool skip_ptr(struct rd *r, uint8_t enc)
+{
+	if (enc != PE_OMIT)
+		rd_enc(r, enc);
+	return !r->err;
+}
+
+static void parse_cie(struct ctx *c, uint64_t off, struct cie *cie)
+{
+	struct rd r = { c->data + off, c->data + c->len, false };
+	uint64_t len, id;
+	const char *aug;
+	const uint8_t *aug_end = NULL;
+	bool is64;
+	int version;
+
+	memset(cie, 0, sizeof(*cie));
+	cie->off = off;
+	cie->fde_enc = 0;	/* absptr */
+	cie->ra_reg = DW_REG_RIP;
+	if (!rd_length(&r, &len, &is64) || !len || len > (uint64_t)(r.end - r.p))
+		return;
+	r.end = r.p + len;
+	id = rd_n(&r, is64 ? 8 : 4);
+	if (c->kind == CFI_EH_FRAME ? id != 0 :
+	    id != (is64 ? ~0ULL : 0xffffffffULL))
+		return;
+	version = rd_n(&r, 1);
+	if (version != 1 && version != 3 && version != 4)
+		return;
+	aug = (const char *)r.p;
+	while (r.p < r.end && *r.p)
+		r.p++;
+	if (r.p++ >= r.end)
+		return;
+	if (version == 4) {
+		if (rd_n(&r, 1) != 8 || rd_n(&r, 1) != 0)	/* address, segment size */
+			return;
+	}
+	cie->code_align = rd_uleb(&r);
+	cie->data_align = rd_sleb(&r);
+	cie->ra_reg = version == 1 ? rd_n(&r, 1) : rd_uleb(&r);
+	if (*aug == 'z') {
+		uint64_t alen = rd_uleb(&r);
+
+		if (r.err || alen > (uint64_t)(r.end - r.p))
+			return;
+		aug_end = r.p + alen;
+		cie->z = true;
+		aug++;
+	}
+	for (; *aug; aug++) {
+		uint8_t enc;
+
+		switch (*aug) {
+		case 'R':
+			cie->fde_enc = rd_n(&r, 1);
+			break;
+		case 'P':
+			enc = rd_n(&r, 1);
+			if (!skip_ptr(&r, enc & ~PE_INDIRECT))
+				return;
+			break;
+		case 'L':
+			rd_n(&r, 1);
+			break;
+		case 'S':	/* signal frame: the walker's exact-ip rule covers it */
+		case 'B':
+			break;
+		default:
+			if (!aug_end)
+				return;		/* unknown, and we cannot skip it */
+			r.p = aug_end;
+			goto done;
+		}
+	}
+done:
+	if (aug_end)
+		r.p = aug_end;
+	if (r.err || !cie->code_align)
+		return;
+	cie->insn = r.p;
+	cie->insn_end = r.end;
+	cie->ok = true;
+}
+
+static const struct cie *get_cie(struct ctx *c, uint64_t off)
+{
+	size_t i, n;
+
+	if (off >= c->len)
+		return NULL;
+	if (!c->cies) {
+		c->cie_slots = 1024;
+		c->cies = calloc(c->cie_slots, sizeof(*c->cies));
+		if (!c->cies)
+			return NULL;
+		for (i = 0; i < c->cie_slots; i++)
+			c->cies[i].off = ~0ULL;
+	}
+	for (n = 0, i = (off * 0x9e3779b97f4a7c15ULL >> 40) % c->cie_slots;
+	     n < c->cie_slots; n++, i = (i + 1) % c->cie_slots) {
+		if (c->cies[i].off == off)
+			return c->cies[i].ok ? &c->cies[i] : NULL;
+		if (c->cies[i].off == ~0ULL)
+			break;
+	}
+	if (n == c->cie_slots) {	/* full: grow by rehashing */
+		struct cie *old = c->cies;
+		size_t slots = c->cie_slots, j;
+
+		c->cie_slots *= 2;
+		c->cies = calloc(c->cie_slots, sizeof(*c->cies));
+		if (!c->cies) {
+			c->cies = old;
+			c->cie_slots = slots;
+			return NULL;
+		}
+		for (j = 0; j < c->cie_slots; j++)
+			c->cies[j].off = ~0ULL;
+		for (j = 0; j < slots; j++) {
+			size_t k = (old[j].off * 0x9e3779b97f4a7c15ULL >> 40) % c->cie_slots;
+
+			while (c->cies[k].off != ~0ULL)
+				k = (k + 1) % c->cie_slots;
+			c->cies[k] = old[j];
+		}
+		free(old);
+		return get_cie(c, off);
+	}
+	parse_cie(c, off, &c->cies[i]);
+	c->cies[i].off = off;
+	if (c->cies[i].ok)
+		c->st->cies++;
+	return c->cies[i].ok ? &c->cies[i] : NULL;
+}
+
+/* ---- rules -> kunwind rules ---- */
+
+static bool expr_is(const uint8_t *e, size_t len, const uint8_t *want,
+		    size_t wlen)
+{
+	return len == wlen && !memcmp(e, want, len);
+}
+
+/* Expression "DW_OP_breg7 (rsp) N" with an optional trailing op. */
+static bool expr_breg7(const uint8_t *e, size_t len, int64_t *n, int tail)
+{
+	struct rd r = { e, e + len, false };
+
+	if (!len || *r.p++ != 0x77)
+		return false;
+	*n = rd_sleb(&r);
+	if (tail >= 0 && (r.p == r.end || *r.p++ != tail))
+		return false;
+	return !r.err && r.p == r.end;
+}
+
+/*
+ * glibc's and binutils' PLT rule: CFA = rsp + N + ((rip & 15) >= T) * 8,
+ * DW_OP_breg7 N; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and; DW_OP_litT;
+ * DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus.
+ */
+static bool expr_plt(const uint8_t *e, size_t len, int64_t *n, unsigned int *t)
+{
+	static const uint8_t tail[] = { 0x2a, 0x33, 0x24, 0x22 };
+	struct rd r = { e, e + len, false };
+
+	if (!len || *r.p++ != 0x77)
+		return false;
+	*n = rd_sleb(&r);
+	if (r.err || r.end - r.p != 9 || r.p[0] != 0x80 || r.p[1] != 0 ||
+	    r.p[2] != 0x3f || r.p[3] != 0x1a || r.p[4] < 0x30 || r.p[4] > 0x3f)
+		return false;
+	*t = r.p[4] - 0x30;
+	return expr_is(r.p + 5, 4, tail, 4);
+}
+
+static struct kunwind_rule unsupported(void)
+{
+	struct kunwind_rule r = { .type = KUNWIND_TYPE_UNSUPPORTED };
+
+	return r;
+}
+
+static struct kunwind_rule to_rule(const struct cfi_state *s)
+{
+	struct kunwind_rule r = { 0 };
+	int64_t n, bp, ra;
+	unsigned int t;
+
+	if (s->cfa.kind == CFA_EXPR) {
+		if (expr_plt(s->cfa.expr, s->cfa.len, &n, &t) &&
+		    s->ra.kind == R_OFFSET && s->ra.off == -8 &&
+		    (s->bp.kind == R_SAME || s->bp.kind == R_UNDEF) &&
+		    n == (int32_t)n) {
+			r.type = KUNWIND_TYPE_PLT;
+			r.cfa_off = n;
+			r.reg = t;
+			return r;
+		}
+		/* __restore_rt: every register is loaded from the ucontext. */
+		if (expr_breg7(s->cfa.expr, s->cfa.len, &n, 0x06) &&
+		    n == KUNWIND_UC_SP && s->bp.kind == R_EXPR &&
+		    expr_breg7(s->bp.expr, s->bp.len, &bp, -1) &&
+		    bp == KUNWIND_UC_BP && s->ra.kind == R_EXPR &&
+		    expr_breg7(s->ra.expr, s->ra.len, &ra, -1) &&
+		    ra == KUNWIND_UC_IP) {
+			r.type = KUNWIND_TYPE_SIGNAL;
+			r.reg = KUNWIND_REG_SP;
+			return r;
+		}
+		return unsupported();
+	}
+
+	if (s->cfa.kind == CFA_REG) {
+		if ((s->cfa.reg != DW_REG_RSP && s->cfa.reg != DW_REG_RBP) ||
+		    s->cfa.off != (int32_t)s->cfa.off)
+			return unsupported();
+		r.reg = s->cfa.reg == DW_REG_RSP ? KUNWIND_REG_SP : KUNWIND_REG_BP;
+		r.cfa_off = s->cfa.off;
+	}
+
+	switch (s->bp.kind) {
+	case R_SAME:
+	case R_UNDEF:
+		break;
+	case R_OFFSET:
+		if (!s->bp.off || s->bp.off != (int16_t)s->bp.off)
+			return unsupported();
+		r.bp_off = s->bp.off;
+		break;
+	default:
+		return unsupported();
+	}
+
+	/* An undefined return address marks the outermost frame. */
+	if (s->ra.kind == R_UNDEF) {
+		r.type = KUNWIND_TYPE_END;
+		return r;
+	}
+	if (s->cfa.kind == CFA_NONE) {
+		r.type = KUNWIND_TYPE_UNDEFINED;
+		r.bp_off = 0;
+		return r;
+	}
+	if (s->ra.kind != R_OFFSET || s->ra.off != -8)
+		return unsupported();
+	r.type = KUNWIND_TYPE_CALL;
+	return r;
+}
+
+/* ---- the interpreter ---- */
+
+static int add_row(struct ctx *c, unsigned int shndx, uint64_t start,
+		   uint64_t end, const struct kunwind_rule *rule)
+{
+	struct cfi_rows *o = c->out;
+
+	if (end <= start)
+		return 0;
+	if (o->nr == o->alloc) {
+		size_t n = o->alloc ? o->alloc * 2 : 1024;
+		struct cfi_row *p = realloc(o->row, n * sizeof(*p));
+
+		if (!p)
+			return -1;
+		o->row = p;
+		o->alloc = n;
+	}
+	o->row[o->nr].shndx = shndx;
+	o->row[o->nr].start = start;
+	o->row[o->nr].end = end;
+	o->row[o->nr].rule = *rule;
+	o->nr++;
+	return 0;
+}
+
+static bool set_reg(struct cfi_state *s, const struct cie *cie,
+		    unsigned int reg, struct reg_rule rule)
+{
+	if (reg == DW_REG_RBP)
+		s->bp = rule;
+	else if (reg == cie->ra_reg)
+		s->ra = rule;
+	return true;
+}
+
+static bool restore_reg(struct cfi_state *s, const struct cfi_state *init,
+			const struct cie *cie, unsigned int reg)
+{
+	if (reg == DW_REG_RBP)
+		s->bp = init->bp;
+	else if (reg == cie->ra_reg)
+		s->ra = init->ra;
+	return true;
+}
+
+/*
+ * Run CFA instructions [p, end).  With emit, rows are added for the FDE's
+ * range as the location advances; without (the CIE's initial
+ * instructions) only the state changes.  Returns false on malformed input.
+ */
+static bool run(struct ctx *c, const struct cie *cie, const uint8_t *p,
+		const uint8_t *end, struct cfi_state *s,
+		const struct cfi_state *init, bool emit, unsigned int shndx,
+		uint64_t *loc, uint64_t pc_end, uint64_t fde_field_base)
+{
+	struct rd r = { p, end, false };
+	struct cfi_state stack[MAX_STATES];
+	unsigned int depth = 0;
+
+	while (r.p < r.end && !r.err) {
+		uint8_t op = *r.p++, low = op & 0x3f;
+		uint64_t adv = 0, reg, newloc;
+		struct reg_rule rr = { 0 };
+
+		switch (op >> 6) {
+		case 1:			/* DW_CFA_advance_loc */
+			adv = low;
+			goto advance;
+		case 2:			/* DW_CFA_offset */
+			rr.kind = R_OFFSET;
+			rr.off = (int64_t)rd_uleb(&r) * cie->data_align;
+			set_reg(s, cie, low, rr);
+			continue;
+		case 3:			/* DW_CFA_restore */
+			if (!init)
+				return false;
+			restore_reg(s, init, cie, low);
+			continue;
+		}
+
+		switch (op) {
+		case 0x00:		/* nop */
+			break;
+		case 0x01:		/* set_loc */
+			if (!emit)
+				return false;
+			{
+				uint64_t field = r.p - c->data;
+				unsigned int sh;
+
+				newloc = rd_enc(&r, cie->fde_enc);
+				if (is_rel(c)) {
+					if (!kelf_reloc_at(c->e, c->sec, field, &sh, &newloc) ||
+					    sh != shndx)
+						return false;
+				} else if ((cie->fde_enc & PE_APP) == PE_PCREL) {
+					newloc += c->addr + field;
+				}
+				newloc -= fde_field_base;
+			}
+			if (newloc < *loc)
+				return false;
+			adv = 0;
+			goto set_loc;
+		case 0x02:		/* advance_loc1 */
+			adv = rd_n(&r, 1);
+			goto advance;
+		case 0x03:		/* advance_loc2 */
+			adv = rd_n(&r, 2);
+			goto advance;
+		case 0x04:		/* advance_loc4 */
+			adv = rd_n(&r, 4);
+			goto advance;
+		case 0x05:		/* offset_extended */
+			reg = rd_uleb(&r);
+			rr.kind = R_OFFSET;
+			rr.off = (int64_t)rd_uleb(&r) * cie->data_align;
+			set_reg(s, cie, reg, rr);
+			break;
+		case 0x06:		/* restore_extended */
+			if (!init)
+				return false;
+			restore_reg(s, init, cie, rd_uleb(&r));
+			break;
+		case 0x07:		/* undefined */
+			rr.kind = R_UNDEF;
+			set_reg(s, cie, rd_uleb(&r), rr);
+			break;
+		case 0x08:		/* same_value */
+			rr.kind = R_SAME;
+			set_reg(s, cie, rd_uleb(&r), rr);
+			break;
+		case 0x09:		/* register */
+			reg = rd_uleb(&r);
+			rr.kind = R_REG;
+			rr.off = rd_uleb(&r);
+			set_reg(s, cie, reg, rr);
+			break;
+		case 0x0a:		/* remember_state */
+			if (depth == MAX_STATES)
+				return false;
+			stack[depth++] = *s;
+			break;
+		case 0x0b:		/* restore_state: the CFA too (DWARF 4+, GCC) */
+			if (!depth)
+				return false;
+			*s = stack[--depth];
+			break;
+		case 0x0c:		/* def_cfa */
+			s->cfa.kind = CFA_REG;
+			s->cfa.reg = rd_uleb(&r);
+			s->cfa.off = rd_uleb(&r);
+			break;
+		case 0x0d:		/* def_cfa_register */
+			if (s->cfa.kind == CFA_EXPR)
+				return false;
+			s->cfa.kind = CFA_REG;
+			s->cfa.reg = rd_uleb(&r);
+			break;
+		case 0x0e:		/* def_cfa_offset */
+			if (s->cfa.kind == CFA_EXPR)
+				return false;
+			s->cfa.off = rd_uleb(&r);
+			break;
+		case 0x0f:		/* def_cfa_expression */
+			s->cfa.kind = CFA_EXPR;
+			s->cfa.len = rd_uleb(&r);
+			s->cfa.expr = r.p;
+			if (s->cfa.len > (uint64_t)(r.end - r.p))
+				return false;
+			r.p += s->cfa.len;
+			break;
+		case 0x10:		/* expression */
+		case 0x16:		/* val_expression */
+			reg = rd_uleb(&r);
+			rr.kind = op == 0x10 ? R_EXPR : R_VAL_EXPR;
+			rr.len = rd_uleb(&r);
+			rr.expr = r.p;
+			if (rr.len > (uint64_t)(r.end - r.p))
+				return false;
+			r.p += rr.len;
+			set_reg(s, cie, reg, rr);
+			break;
+		case 0x11:		/* offset_extended_sf */
+			reg = rd_uleb(&r);
+			rr.kind = R_OFFSET;
+			rr.off = rd_sleb(&r) * cie->data_align;
+			set_reg(s, cie, reg, rr);
+			break;
+		case 0x12:		/* def_cfa_sf */
+			s->cfa.kind = CFA_REG;
+			s->cfa.reg = rd_uleb(&r);
+			s->cfa.off = rd_sleb(&r) * cie->data_align;
+			break;
+		case 0x13:		/* def_cfa_offset_sf */
+			if (s->cfa.kind == CFA_EXPR)
+				return false;
+			s->cfa.off = rd_sleb(&r) * cie->data_align;
+			break;
+		case 0x14:		/* val_offset */
+			reg = rd_uleb(&r);
+			rr.kind = R_VAL_OFFSET;
+			rr.off = (int64_t)rd_uleb(&r) * cie->data_align;
+			set_reg(s, cie, reg, rr);
+			break;
+		case 0x15:		/* val_offset_sf */
+			reg = rd_uleb(&r);
+			rr.kind = R_VAL_OFFSET;
+			rr.off = rd_sleb(&r) * cie->data_align;
+			set_reg(s, cie, reg, rr);
+			break;
+		case 0x2e:		/* GNU_args_size: rsp at landing pads only */
+			rd_uleb(&r);
+			break;
+		case 0x2f:		/* GNU_negative_offset_extended */
+			reg = rd_uleb(&r);
+			rr.kind = R_OFFSET;
+			rr.off = -(int64_t)rd_uleb(&r) * cie->data_align;
+			set_reg(s, cie, reg, rr);
+			break;
+		default:		/* GNU_window_save (SPARC) and unknown */
+			return false;
+		}
+		continue;
+
+advance:
+		if (!emit)
+			return false;
+		newloc = *loc + adv * cie->code_align;
+set_loc:
+		if (newloc > pc_end)
+			newloc = pc_end;
+		if (newloc > *loc) {
+			struct kunwind_rule rule = to_rule(s);
+
+			if (add_row(c, shndx, *loc, newloc, &rule))
+				return false;
+			*loc = newloc;
+		}
+	}
+	return !r.err;
+}
+
+static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
+		      uint64_t id_field)
+{
+	const struct cie *cie;
+	uint64_t cie_off, pc_field, start, range, loc, section_base = 0;
+	unsigned int shndx = 1, sh;
+	struct cfi_state init = { 0 }, s;
+	size_t first_row = c->out->nr;
+	uint64_t id = rd_n(r, is64 ? 8 : 4);
+
+	c->st->fdes++;
+	if (c->kind == CFI_EH_FRAME) {
+		cie_off = id_field - id;
+	} else if (is_rel(c) && kelf_reloc_at(c->e, c->sec, id_field, &sh, &cie_off)) {
+		/* .debug_frame CIE pointers are relocated in ET_REL */
+	} else {
+		cie_off = id;
+	}
+	cie = get_cie(c, cie_off);
+	if (!cie) {
+		c->st->fdes_bad++;
+		return;
+	}
+
+	pc_field = r->p - c->data;
+	start = rd_enc(r, cie->fde_enc & ~PE_INDIRECT);
+	range = rd_enc(r, cie->fde_enc & PE_FORMAT);
+	if (r->err) {
+		c->st->fdes_bad++;
+		return;
+	}
+	if (is_rel(c)) {
+		if (!kelf_reloc_at(c->e, c->sec, pc_field, &shndx, &start) ||
+		    !kelf_sec(c->e, shndx)) {
+			c->st->fdes_skipped++;	/* against a discarded section */
+			return;
+		}
+	} else {
+		const struct ksec *text;
+
+		if ((cie->fde_enc & PE_APP) == PE_PCREL)
+			start += c->addr + pc_field;
+		if (c->e) {
+			text = kelf_text_at(c->e, start);
+			if (!text) {
+				c->st->fdes_skipped++;
+				return;
+			}
+			shndx = text->idx;
+			section_base = text->addr;
+		}
+	}
+	if (!range) {
+		c->st->fdes_skipped++;
+		return;
+	}
+	if (cie->z) {
+		uint64_t alen = rd_uleb(r);
+
+		if (r->err || alen > (uint64_t)(r->end - r->p)) {
+			c->st->fdes_bad++;
+			return;
+		}
+		r->p += alen;
+	}
+
+	start -= section_base;
+	loc = start;
+	if (!run(c, cie, cie->insn, cie->insn_end, &init, NULL, false, 0, NULL,
+		 0, 0)) {
+		c->st->fdes_bad++;
+		return;
+	}
+	s = init;
+	if (run(c, cie, r->p, r->end, &s, &init, true, shndx, &loc,
+		start + range, section_base)) {
+		struct kunwind_rule last = to_rule(&s);
+
+		if (!add_row(c, shndx, loc, start + range, &last))
+			return;
+	}
+	/* Describe the whole FDE as unsupported rather than guess. */
+	c->out->nr = first_row;
+	c->st->fdes_bad++;
+	add_row(c, shndx, start, start + range,
+		&(struct kunwind_rule){ .type = KUNWIND_TYPE_UNSUPPORTED });
+}
+
+int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
+	      const struct ksec *sec, enum cfi_kind kind, struct cfi_rows *out,
+	      struct cfi_stats *st)
+{
+	struct ctx c = {
+		.e = e, .sec = sec, .data = data, .len = len, .addr = addr,
+		.kind = kind, .out = out, .st = st,
+	};
+	uint64_t off = 0;
+	size_t i, first = out->nr;
+
+	while (off + 4 <= len) {
+		struct rd r = { data + off, data + len, false };
+		uint64_t elen, id_field, id;
+		bool is64;
+
+		if (!rd_length(&r, &elen, &is64))
+			break;
+		if (!elen) {
+			if (kind == CFI_EH_FRAME)
+				break;		/* the .eh_frame terminator */
+			off = r.p - data;
+			continue;
+		}
+		if (elen > (uint64_t)(r.end - r.p)) {
+			st->fdes_bad++;
+			break;
+		}
+		r.end = r.p + elen;
+		id_field = r.p - data;
+		id = rd_n(&r, is64 ? 8 : 4);
+		r.p -= is64 ? 8 : 4;
+		if (kind == CFI_EH_FRAME ? id != 0 :
+		    id != (is64 ? ~0ULL : 0xffffffffULL))
+			parse_fde(&c, off, &r, is64, id_field);
+		off = r.end - data;
+	}
+	free(c.cies);
+	for (i = first; i < out->nr; i++) {
+		st->rows++;
+		if (out->row[i].rule.type == KUNWIND_TYPE_UNSUPPORTED)
+			st->unsupported++;
+	}
+	return 0;
+}
+
+const struct ksec *cfi_section(struct kelf *e, enum cfi_kind *kind,
+			       const char *want)
+{
+	const struct ksec *s;
+
+	if (!want || !strcmp(want, "eh_frame")) {
+		s = kelf_sec_by_name(e, ".eh_frame");
+		if (s && s->data && s->size) {
+			*kind = CFI_EH_FRAME;
+			return s;
+		}
+		if (want)
+			return NULL;
+	}
+	s = kelf_sec_by_name(e, ".debug_frame");
+	if (s && s->data && s->size && (!want || !strcmp(want, "debug_frame"))) {
+		*kind = CFI_DEBUG_FRAME;
+		return s;
+	}
+	return NULL;
+}
+
+void cfi_rows_free(struct cfi_rows *r)
+{
+	free(r->row);
+	r->row = NULL;
+	r->nr = r->alloc = 0;
+}

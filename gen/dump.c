@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A table as text: `SECTION START END CFA RBP RA`, one row a line, in the
+ * notation of `readelf --debug-dump=frames-interp` (see Documentation/).
+ */
+#include "gen.h"
+
+static const char *reg_name(unsigned int reg)
+{
+	return reg == KUNWIND_REG_SP ? "rsp" : reg == KUNWIND_REG_BP ? "rbp" : NULL;
+}
+
+static void dump_cfa(FILE *f, const struct kunwind_rule *r, const char *prefix)
+{
+	const char *reg = reg_name(r->reg);
+
+	if (reg)
+		fprintf(f, "%s%s%+d", prefix, reg, r->cfa_off);
+	else
+		fputs("u", f);
+}
+
+static void dump_bp(FILE *f, const struct kunwind_rule *r)
+{
+	if (r->bp_off)
+		fprintf(f, " c%+d", r->bp_off);
+	else
+		fputs(" u", f);
+}
+
+void dump_rule(FILE *f, const struct kunwind_rule *r)
+{
+	switch (r->type) {
+	case KUNWIND_TYPE_CALL:
+		dump_cfa(f, r, "");
+		dump_bp(f, r);
+		fputs(" c-8", f);
+		break;
+	case KUNWIND_TYPE_END:
+		dump_cfa(f, r, "");
+		dump_bp(f, r);
+		fputs(" u", f);
+		break;
+	case KUNWIND_TYPE_PLT:
+		fputs("exp:plt u c-8", f);
+		break;
+	case KUNWIND_TYPE_SIGNAL:
+		fputs("exp:signal exp exp", f);
+		break;
+	case KUNWIND_TYPE_REGS:
+		dump_cfa(f, r, "regs:");
+		fputs(" regs regs", f);
+		break;
+	case KUNWIND_TYPE_IRET:
+		dump_cfa(f, r, "iret:");
+		fputs(" u regs", f);
+		break;
+	case KUNWIND_TYPE_UNSUPPORTED:
+		fputs("unsupported u u", f);
+		break;
+	default:			/* UNDEFINED */
+		fputs("u u u", f);
+		break;
+	}
+}
+
+void dump_table(FILE *f, const struct kunwind_hdr *t)
+{
+	const struct kunwind_rule *rules = kunwind_rules(t);
+	unsigned int i;
+
+	for (i = 0; i < t->nr_segs; i++) {
+		const struct kunwind_seg *seg = &kunwind_segs(t)[i];
+		const char *name = kunwind_seg_name(t, seg);
+		struct kunwind_row_iter it;
+
+		kunwind_row_iter_init(&it, t, seg);
+		while (kunwind_row_next(&it)) {
+			if (it.rule == KUNWIND_RULE_NONE)
+				continue;	/* a gap between FDEs */
+			fprintf(f, "%s 0x%llx 0x%llx ", name,
+				(unsigned long long)(seg->base + it.start),
+				(unsigned long long)(seg->base + it.end));
+			dump_rule(f, &rules[it.rule]);
+			fputc('\n', f);
+		}
+	}
+}

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ELF file, through libelf: sections, the relocations of a relocatable
+ * object, and function symbols.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gen.h"
+
+struct krel {
+	uint64_t off;
+	uint64_t val;		/* S + A, S relative to its section */
+	unsigned int shndx;
+};
+
+struct krels {
+	unsigned int target;	/* the section these relocate */
+	struct krel *rel;
+	size_t nr;
+};
+
+struct ksym {
+	uint64_t addr, size;
+	const char *name;
+};
+
+struct kelf {
+	char *path;
+	int fd;
+	Elf *elf;
+	GElf_Ehdr ehdr;
+	struct ksec *sec;
+	unsigned int nr_secs;
+	struct krels *rels;
+	unsigned int nr_rels;
+	struct ksym *sym;
+	size_t nr_syms;
+	bool syms_loaded;
+	Elf *debug_elf;		/* separate debug file, for .symtab */
+	int debug_fd;
+};
+
+static int rel_cmp(const void *a, const void *b)
+{
+	const struct krel *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Read one SHT_RELA section of an ET_REL file into a sorted array. */
+static int load_rela(struct kelf *e, Elf_Scn *scn, GElf_Shdr *sh,
+		     struct krels *out)
+{
+	Elf_Data *d = elf_getdata(scn, NULL), *symd;
+	Elf_Scn *symscn = elf_getscn(e->elf, sh->sh_link);
+	size_t i, n;
+
+	if (!d || !symscn || !(symd = elf_getdata(symscn, NULL)))
+		return -1;
+	n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	out->target = sh->sh_info;
+	out->rel = calloc(n ? n : 1, sizeof(*out->rel));
+	out->nr = 0;
+	if (!out->rel)
+		return -1;
+	for (i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+
+		if (!gelf_getrela(d, i, &r) ||
+		    !gelf_getsym(symd, GELF_R_SYM(r.r_info), &s))
+			continue;
+		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+			continue;
+		out->rel[out->nr].off = r.r_offset;
+		out->rel[out->nr].val = s.st_value + r.r_addend;
+		out->rel[out->nr].shndx = s.st_shndx;
+		out->nr++;
+	}
+	qsort(out->rel, out->nr, sizeof(*out->rel), rel_cmp);
+	return 0;
+}
+
+struct kelf *kelf_open(const char *path)
+{
+	struct kelf *e = calloc(1, sizeof(*e));
+	size_t shstrndx, nsec, i;
+
+	if (!e)
+		return NULL;
+	e->debug_fd = -1;
+	e->path = strdup(path);
+	elf_version(EV_CURRENT);
+	e->fd = open(path, O_RDONLY);
+	if (e->fd < 0) {
+		fprintf(stderr, "kunwind: %s: cannot open\n", path);
+		goto err;
+	}
+	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &e->ehdr) ||
+	    gelf_getclass(e->elf) != ELFCLASS64 || e->ehdr.e_machine != EM_X86_64) {
+		fprintf(stderr, "kunwind: %s: not an ELF64 x86-64 file\n", path);
+		goto err;
+	}
+	if (elf_getshdrstrndx(e->elf, &shstrndx) || elf_getshdrnum(e->elf, &nsec)) {
+		fprintf(stderr, "kunwind: %s: %s\n", path, elf_errmsg(-1));
+		goto err;
+	}
+	e->nr_secs = nsec;
+	e->sec = calloc(nsec ? nsec : 1, sizeof(*e->sec));
+	if (!e->sec)
+		goto err;
+	for (i = 1; i < nsec; i++) {
+		Elf_Scn *scn = elf_getscn(e->elf, i);
+		struct ksec *s = &e->sec[i];
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		s->idx = i;
+		s->name = elf_strptr(e->elf, shstrndx, sh.sh_name);
+		s->addr = sh.sh_addr;
+		s->size = sh.sh_size;
+		s->flags = sh.sh_flags;
+		if (sh.sh_type != SHT_NOBITS && (d = elf_getdata(scn, NULL)) &&
+		    d->d_size == sh.sh_size)
+			s->data = d->d_buf;
+		if (sh.sh_type == SHT_RELA && e->ehdr.e_type == ET_REL) {
+			struct krels *r = realloc(e->rels, (e->nr_rels + 1) * sizeof(*r));
+
+			if (!r)
+				goto err;
+			e->rels = r;
+			if (!load_rela(e, scn, &sh, &r[e->nr_rels]))
+				e->nr_rels++;
+		}
+	}
+	return e;
+err:
+	kelf_close(e);
+	return NULL;
+}
+
+void kelf_close(struct kelf *e)
+{
+	unsigned int i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nr_rels; i++)
+		free(e->rels[i].rel);
+	free(e->rels);
+	free(e->sym);
+	free(e->sec);
+	if (e->debug_elf)
+		elf_end(e->debug_elf);
+	if (e->debug_fd >= 0)
+		close(e->debug_fd);
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e->path);
+	free(e);
+}
+
+int kelf_type(const struct kelf *e)
+{
+	return e->ehdr.e_type;
+}
+
+const char *kelf_path(const struct kelf *e)
+{
+	return e->path;
+}
+
+unsigned int kelf_nr_secs(const struct kelf *e)
+{
+	return e->nr_secs;
+}
+
+const struct ksec *kelf_sec(const struct kelf *e, unsigned int idx)
+{
+	return idx && idx < e->nr_secs && e->sec[idx].name ? &e->sec[idx] : NULL;
+}
+
+const struct ksec *kelf_sec_by_name(const struct kelf *e, const char *name)
+{
+	unsigned int i;
+
+	for (i = 1; i < e->nr_secs; i++)
+		if (e->sec[i].name && !strcmp(e->sec[i].name, name))
+			return &e->sec[i];
+	return NULL;
+}
+
+const struct ksec *kelf_text_at(const struct kelf *e, uint64_t addr)
+{
+	unsigned int i;
+
+	for (i = 1; i < e->nr_secs; i++) {
+		const struct ksec *s = &e->sec[i];
+
+		if ((s->flags & SHF_EXECINSTR) && (s->flags & SHF_ALLOC) &&
+		    addr - s->addr < s->size)
+			return s;
+	}
+	return NULL;
+}
+
+int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
+		  unsigned int *shndx, uint64_t *val)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->nr_rels; i++) {
+		const struct krels *r = &e->rels[i];
+		size_t lo = 0, hi = r->nr;
+
+		if (r->target != sec->idx)
+			continue;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (r->rel[mid].off < off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < r->nr && r->rel[lo].off == off) {
+			*shndx = r->rel[lo].shndx;
+			*val = r->rel[lo].val;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+uint64_t kelf_load_base(const struct kelf *e)
+{
+	size_t n, i;
+
+	if (elf_getphdrnum(e->elf, &n))
+		return 0;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e->elf, i, &ph) && ph.p_type == PT_LOAD)
+			return ph.p_vaddr - ph.p_offset;
+	}
+	return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Prefer sized symbols, then global-looking names without a dot. */
+	return (x->size == 0) - (y->size == 0);
+}
+
+static void add_syms(struct kelf *e, Elf *elf, size_t *alloc)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(d, i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+			    s.st_shndx == SHN_UNDEF ||
+			    !(name = elf_strptr(elf, sh.sh_link, s.st_name)) || !*name)
+				continue;
+			if (e->nr_syms == *alloc) {
+				struct ksym *p;
+
+				*alloc = *alloc ? *alloc * 2 : 256;
+				p = realloc(e->sym, *alloc * sizeof(*p));
+				if (!p)
+					return;
+				e->sym = p;
+			}
+			e->sym[e->nr_syms].addr = s.st_value;
+			e->sym[e->nr_syms].size = s.st_size;
+			e->sym[e->nr_syms].name = name;
+			e->nr_syms++;
+		}
+	}
+}
+
+/* The separate debug file named by the build-id note, if installed. */
+static void open_debug_file(struct kelf *e)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off))) {
+			const uint8_t *id = (const uint8_t *)d->d_buf + desc_off;
+			char path[256];
+			int len, i;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_descsz < 2)
+				continue;
+			len = snprintf(path, sizeof(path),
+				       "/usr/lib/debug/.build-id/%02x/", id[0]);
+			for (i = 1; i < (int)nh.n_descsz && len < 200; i++)
+				len += snprintf(path + len, sizeof(path) - len, "%02x", id[i]);
+			snprintf(path + len, sizeof(path) - len, ".debug");
+			e->debug_fd = open(path, O_RDONLY);
+			if (e->debug_fd >= 0)
+				e->debug_elf = elf_begin(e->debug_fd, ELF_C_READ_MMAP, NULL);
+			return;
+		}
+	}
+}
+
+const char *kelf_symbol(struct kelf *e, uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi;
+
+	if (!e->syms_loaded) {
+		size_t alloc = 0;
+
+		e->syms_loaded = true;
+		add_syms(e, e->elf, &alloc);
+		open_debug_file(e);
+		if (e->debug_elf)
+			add_syms(e, e->debug_elf, &alloc);
+		if (e->nr_syms)
+			qsort(e->sym, e->nr_syms, sizeof(*e->sym), sym_cmp);
+	}
+	hi = e->nr_syms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (e->sym[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* Among symbols at the same address the sort put sized ones first. */
+	hi = lo - 1;
+	while (hi && e->sym[hi - 1].addr == e->sym[lo - 1].addr)
+		hi--;
+	if (e->sym[hi].size && addr - e->sym[hi].addr >= e->sym[hi].size)
+		return NULL;
+	*off = addr - e->sym[hi].addr;
+	return e->sym[hi].name;
+}

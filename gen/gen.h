@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kunwind-gen internals, shared by kunwind-gen, kunwind-stack, the fuzz
+ * targets and the benchmarks.
+ *
+ *   elf.c    the ELF file: sections, relocations, symbols (libelf)
+ *   cfi.c    CIE/FDE parsing and the CFA interpreter -> rows
+ *   table.c  rows -> binary table (struct kunwind_hdr ...)
+ *   dump.c   a table -> text, one row a line
+ */
+#ifndef _KUNWIND_GEN_H
+#define _KUNWIND_GEN_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include "../unwind/kunwind.h"
+
+/* elf.c */
+struct kelf;
+
+struct ksec {
+	const char *name;
+	unsigned int idx;
+	uint64_t addr, size, flags;	/* sh_addr, sh_size, sh_flags */
+	const uint8_t *data;		/* NULL for SHT_NOBITS */
+};
+
+struct kelf *kelf_open(const char *path);
+void kelf_close(struct kelf *e);
+int kelf_type(const struct kelf *e);		/* ET_REL, ET_EXEC, ET_DYN */
+const char *kelf_path(const struct kelf *e);
+unsigned int kelf_nr_secs(const struct kelf *e);
+const struct ksec *kelf_sec(const struct kelf *e, unsigned int idx);
+const struct ksec *kelf_sec_by_name(const struct kelf *e, const char *name);
+/* The executable section holding addr (ET_EXEC/ET_DYN), or NULL. */
+const struct ksec *kelf_text_at(const struct kelf *e, uint64_t addr);
+/*
+ * ET_REL only: the relocation of the field at offset off of section sec.
+ * Returns 0 if there is none; else sets *shndx to the target section and
+ * *val to S + A with S section relative (so PC-relative fields need no
+ * further adjustment: the value is the target's offset in *shndx).
+ */
+int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
+		  unsigned int *shndx, uint64_t *val);
+/* Nearest function symbol at or below addr: name and offset; NULL if none. */
+const char *kelf_symbol(struct kelf *e, uint64_t addr, uint64_t *off);
+/* Link-time address of the first PT_LOAD with offset 0 (ET_DYN bias base). */
+uint64_t kelf_load_base(const struct kelf *e);
+
+/* cfi.c: CFI -> rows */
+struct cfi_row {
+	unsigned int shndx;		/* text section (ET_REL) or containing section */
+	uint64_t start, end;		/* section-relative, end exclusive */
+	struct kunwind_rule rule;
+};
+
+struct cfi_rows {
+	struct cfi_row *row;
+	size_t nr, alloc;
+};
+
+struct cfi_stats {
+	size_t cies, fdes, rows, unsupported;
+	size_t fdes_skipped;		/* outside any text section or empty */
+	size_t fdes_bad;		/* malformed: parse error, reported */
+};
+
+enum cfi_kind { CFI_EH_FRAME, CFI_DEBUG_FRAME };
+
+/*
+ * Interpret the CFI of one frame section into rows.  Malformed CIEs and
+ * FDEs are skipped and counted; returns -1 only if the section cannot be
+ * walked at all.  Works on an ELF (kelf) or on a bare buffer (fuzzing):
+ * with e == NULL, addresses are taken as is in section index 1.
+ */
+int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
+	      const struct ksec *sec, enum cfi_kind kind, struct cfi_rows *out,
+	      struct cfi_stats *st);
+/* Which frame section to read: prefers .eh_frame, then .debug_frame. */
+const struct ksec *cfi_section(struct kelf *e, enum cfi_kind *kind,
+			       const char *want);
+void cfi_rows_free(struct cfi_rows *r);
+
+/* table.c: rows -> table */
+struct table_stats {
+	size_t rows, rules, merged, gaps, overlaps, segs;
+	size_t bytes;
+};
+
+/*
+ * Build a table from rows (any order).  Segments are the text sections the
+ * rows name, based at their sh_addr (0 in ET_REL) and sized by sh_size;
+ * with e == NULL, one segment spans the rows.  Returns a malloc'ed table
+ * (8-byte aligned) and its size in *len, or NULL on error.
+ */
+void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
+		  struct table_stats *st);
+
+/* One call for the common case: the table of the file at path. */
+void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
+		 struct table_stats *ts);
+
+/* dump.c */
+void dump_rule(FILE *f, const struct kunwind_rule *r);
+void dump_table(FILE *f, const struct kunwind_hdr *t);
+
+#endif /* _KUNWIND_GEN_H */

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kunwind-gen: DWARF CFI -> kunwind table.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "gen.h"
+
+static const char usage[] =
+"usage: kunwind-gen COMMAND [--frame eh_frame|debug_frame] FILE [-o TABLE]\n"
+"\n"
+"Reads the call-frame information of an ELF64 x86-64 object (relocatable\n"
+".o/.ko, executable, shared library, vmlinux) and builds a kunwind table.\n"
+"\n"
+"  dump FILE         print the rows of the table built from FILE (or of a\n"
+"                    table file), one per line: SECTION START END CFA RBP RA\n"
+"  build FILE -o T   write the binary table to T\n"
+"  stats FILE        rows, distinct rules, unsupported rows, and bytes of\n"
+"                    the table vs .eh_frame/.debug_frame/.eh_frame_hdr/ORC\n"
+"\n"
+"  --frame S         read .S (eh_frame or debug_frame); default: .eh_frame\n"
+"                    if present, else .debug_frame\n"
+"\n"
+"See Documentation/format.rst and Documentation/gen.rst.\n";
+
+struct built {
+	struct cfi_stats cs;
+	struct table_stats ts;
+	struct kelf *e;
+	const struct ksec *sec;
+	void *table;
+	size_t len;
+	double ms;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int build(const char *path, const char *frame, struct built *b)
+{
+	struct cfi_rows rows = { 0 };
+	enum cfi_kind kind;
+	double t0 = now_ms();
+
+	memset(b, 0, sizeof(*b));
+	b->e = kelf_open(path);
+	if (!b->e)
+		return -1;
+	b->sec = cfi_section(b->e, &kind, frame);
+	if (!b->sec) {
+		fprintf(stderr, "kunwind-gen: %s: no %s section\n", path,
+			frame ? frame : ".eh_frame or .debug_frame");
+		return -1;
+	}
+	cfi_parse(b->e, b->sec->data, b->sec->size, b->sec->addr, b->sec, kind,
+		  &rows, &b->cs);
+	b->table = table_build(b->e, &rows, &b->len, &b->ts);
+	cfi_rows_free(&rows);
+	b->ms = now_ms() - t0;
+	if (!b->table) {
+		fprintf(stderr, "kunwind-gen: %s: cannot build the table\n", path);
+		return -1;
+	}
+	if (b->cs.fdes_bad)
+		fprintf(stderr, "kunwind-gen: %s: %zu malformed FDEs described as unsupported\n",
+			path, b->cs.fdes_bad);
+	return 0;
+}
+
+/* A table file given to dump: print it as it is. */
+static int dump_table_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf = NULL;
+	long len;
+	enum kunwind_bad bad;
+
+	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) || posix_memalign(&buf, 8, len ? len : 8) ||
+	    fread(buf, 1, len, f) != (size_t)len) {
+		fprintf(stderr, "kunwind-gen: %s: cannot read\n", path);
+		return 1;
+	}
+	fclose(f);
+	bad = kunwind_table_check(buf, len);
+	if (bad) {
+		fprintf(stderr, "kunwind-gen: %s: invalid table: %s\n", path,
+			kunwind_bad_str(bad));
+		return 1;
+	}
+	dump_table(stdout, buf);
+	free(buf);
+	return 0;
+}
+
+static bool is_table_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	uint32_t magic = 0;
+
+	if (!f)
+		return false;
+	if (fread(&magic, sizeof(magic), 1, f) != 1)
+		magic = 0;
+	fclose(f);
+	return magic == KUNWIND_MAGIC;
+}
+
+static uint64_t sec_size(struct kelf *e, const char *name)
+{
+	const struct ksec *s = kelf_sec_by_name(e, name);
+
+	return s ? s->size : 0;
+}
+
+static void ratio(const char *what, size_t table, uint64_t other)
+{
+	if (other)
+		printf("ratio %s %.3f\n", what, (double)table / other);
+}
+
+static int stats(struct built *b)
+{
+	uint64_t eh = sec_size(b->e, ".eh_frame"), dbg = sec_size(b->e, ".debug_frame");
+	uint64_t hdr = sec_size(b->e, ".eh_frame_hdr");
+	uint64_t orc_u = sec_size(b->e, ".orc_unwind");
+	uint64_t orc_ip = sec_size(b->e, ".orc_unwind_ip");
+	uint64_t orc_l = sec_size(b->e, ".orc_lookup");
+	uint64_t orc = orc_u + orc_ip + orc_l;
+
+	printf("file %s\n", kelf_path(b->e));
+	printf("frame_section %s\n", b->sec->name);
+	printf("cies %zu\nfdes %zu\nfdes_skipped %zu\nfdes_malformed %zu\n",
+	       b->cs.cies, b->cs.fdes, b->cs.fdes_skipped, b->cs.fdes_bad);
+	printf("cfi_rows %zu\nunsupported_rows %zu\n", b->cs.rows, b->cs.unsupported);
+	printf("table_rows %zu\nmerged %zu\ngaps %zu\noverlaps %zu\n",
+	       b->ts.rows, b->ts.merged, b->ts.gaps, b->ts.overlaps);
+	printf("segments %zu\nrules %zu\n", b->ts.segs, b->ts.rules);
+	printf("bytes_table %zu\n", b->len);
+	printf("bytes_eh_frame %llu\nbytes_eh_frame_hdr %llu\nbytes_debug_frame %llu\n",
+	       (unsigned long long)eh, (unsigned long long)hdr,
+	       (unsigned long long)dbg);
+	if (orc)
+		printf("bytes_orc %llu (orc_unwind %llu orc_unwind_ip %llu orc_lookup %llu)\n",
+		       (unsigned long long)orc, (unsigned long long)orc_u,
+		       (unsigned long long)orc_ip, (unsigned long long)orc_l);
+	ratio("table/eh_frame", b->len, eh);
+	ratio("table/eh_frame+hdr", b->len, eh + hdr);
+	ratio("table/debug_frame", b->len, dbg);
+	ratio("table/orc", b->len, orc);
+	printf("gen_ms %.1f\n", b->ms);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd, *file = NULL, *out = NULL, *frame = NULL;
+	struct built b;
+	int i, ret = 0;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2;
+	}
+	cmd = argv[1];
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--frame") && i + 1 < argc)
+			frame = argv[++i];
+		else if (!strncmp(argv[i], "--frame=", 8))
+			frame = argv[i] + 8;
+		else if (argv[i][0] != '-' && !file)
+			file = argv[i];
+		else
+			goto bad;
+	}
+	if (!file || (frame && strcmp(frame, "eh_frame") && strcmp(frame, "debug_frame")))
+		goto bad;
+
+	if (!strcmp(cmd, "dump") && is_table_file(file))
+		return dump_table_file(file);
+	if (strcmp(cmd, "dump") && strcmp(cmd, "build") && strcmp(cmd, "stats"))
+		goto bad;
+	if (!strcmp(cmd, "build") && !out)
+		goto bad;
+	if (build(file, frame, &b)) {
+		kelf_close(b.e);
+		return 1;
+	}
+	if (!strcmp(cmd, "dump")) {
+		dump_table(stdout, b.table);
+	} else if (!strcmp(cmd, "stats")) {
+		ret = stats(&b);
+	} else {
+		FILE *f = fopen(out, "wb");
+
+		if (!f || fwrite(b.table, 1, b.len, f) != b.len || fclose(f)) {
+			fprintf(stderr, "kunwind-gen: %s: cannot write\n", out);
+			ret = 1;
+		}
+	}
+	free(b.table);
+	kelf_close(b.e);
+	return ret;
+bad:
+	fputs(usage, stderr);
+	return 2;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The only switch between kernel and host builds of the freestanding core
+ * (lookup.c, walk.c).  The core includes nothing else: no libc, no kernel
+ * headers, so the same objects are tested on the host and run in the kernel.
+ */
+#ifndef _KUNWIND_ENV_H
+#define _KUNWIND_ENV_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/compiler.h>
+#else
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef signed char s8;
+typedef short s16;
+typedef int s32;
+typedef long long s64;
+#ifndef __cplusplus
+typedef _Bool bool;
+#define true 1
+#define false 0
+#endif
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#endif
+
+#ifndef NULL
+#define NULL ((void *)0)
+#endif
+
+#define KUNWIND_STATIC_ASSERT(e) _Static_assert(e, #e)
+
+#endif /* _KUNWIND_ENV_H */

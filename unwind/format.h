@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kunwind table format, version 1.
+ *
+ * One table describes the text of one object (vmlinux, a module, a shared
+ * library).  It is position independent: all offsets are from the start of
+ * the table, and the only absolute values are the segment bases, which the
+ * producer emits as relocations (R_X86_64_64 against the text section) so
+ * that the kernel's module loader, or a host loader adding a load bias,
+ * places them.
+ *
+ * This header holds no code.  It is shared by the generator (gen/), the
+ * walker (unwind/), the kernel glue and the gdb helpers, which parse the
+ * #defines below; keep every value a plain literal.
+ *
+ *   struct kunwind_hdr                    magic, version, sizes
+ *   struct kunwind_seg   [nr_segs]        one per text section
+ *   struct kunwind_rule  [nr_rules]       deduplicated unwind rules
+ *   u32 super[]  u16 bucket[]  rows[]     per segment, see below
+ *   char strings[]                        section names
+ *
+ * Rows.  A segment covers [base, base + size).  Its text is cut into
+ * buckets of KUNWIND_BUCKET_SIZE bytes.  Each row says "from this byte on,
+ * use rule R"; it is stored as the row's offset inside its bucket (one
+ * byte) and the rule index (one byte, or two with KUNWIND_F_WIDE).  Rows
+ * are sorted and cover the whole segment: bytes no FDE describes are
+ * covered by a row whose rule is KUNWIND_RULE_NONE, so gaps stay gaps.
+ *
+ * The rows starting in bucket b are [first(b), first(b + 1)), where
+ * first(b) = super[b >> 8] + bucket[b].  A 16-bit bucket entry is relative
+ * to its 64 KiB super-block, so it cannot overflow (at most 255 * 256 rows
+ * precede the last bucket of a super-block).  If no row starts at or
+ * before the address inside its bucket, the address belongs to the row
+ * before first(b), which starts in an earlier bucket.
+ *
+ * A lookup reads bucket[b], bucket[b + 1] (one cache line) and the few
+ * rows of one bucket (one cache line, 2 bytes a row); the super-blocks
+ * (4 bytes per 64 KiB of text) and the rule dictionary (8 bytes a rule,
+ * 241 rules for a whole kernel) are small enough to stay cache resident.
+ *
+ * The ip - 1 rule is the walker's, not the table's: a table maps exact
+ * addresses.  The walker looks up ip - 1 for return addresses (a call to
+ * a no-return function may be a function's last instruction, so its
+ * return address is the first byte of the next function) and the exact ip
+ * for the first frame and for a frame interrupted by a register or signal
+ * frame.
+ */
+#ifndef _KUNWIND_FORMAT_H
+#define _KUNWIND_FORMAT_H
+
+#define KUNWIND_MAGIC		0x574e554b	/* "KUNW" little endian */
+#define KUNWIND_VERSION		1
+
+/* Header flags. */
+#define KUNWIND_F_WIDE		0x0001		/* rule index in rows is 16 bits */
+
+#define KUNWIND_BUCKET_SHIFT	8		/* 256 text bytes per bucket */
+#define KUNWIND_BUCKET_SIZE	256
+#define KUNWIND_SUPER_SHIFT	16		/* 64 KiB text per super-block */
+#define KUNWIND_BUCKETS_PER_SUPER 256
+
+/* Rule 0 of every table: no unwind information here (a gap). */
+#define KUNWIND_RULE_NONE	0
+
+/*
+ * Rule types.  For CALL the CFA (the caller's sp) is reg + cfa_off, the
+ * return address is at CFA - 8 and the caller's rbp is at CFA + bp_off
+ * (bp_off 0: rbp unchanged).  For REGS, IRET and SIGNAL, reg + cfa_off is
+ * the address of a saved register block whose ip, sp and bp are read at
+ * the fixed offsets below; the next frame's ip is then exact.
+ */
+#define KUNWIND_TYPE_NONE	0	/* no information (gap) */
+#define KUNWIND_TYPE_CALL	1	/* ordinary frame */
+#define KUNWIND_TYPE_REGS	2	/* kernel struct pt_regs at base */
+#define KUNWIND_TYPE_IRET	3	/* hardware iret frame at base */
+#define KUNWIND_TYPE_SIGNAL	4	/* user struct ucontext at base (__restore_rt) */
+#define KUNWIND_TYPE_END	5	/* end of stack: the walk is complete */
+#define KUNWIND_TYPE_UNDEFINED	6	/* described, but not unwindable (RA undefined mid-stack) */
+#define KUNWIND_TYPE_UNSUPPORTED 7	/* CFI the table cannot represent */
+#define KUNWIND_TYPE_PLT	8	/* CFA = rsp + cfa_off + ((ip & 15) >= reg ? 8 : 0) */
+#define KUNWIND_TYPE_MAX	8
+
+/* CFA base registers (DWARF numbering). */
+#define KUNWIND_REG_BP		6
+#define KUNWIND_REG_SP		7
+
+/* Offsets inside the register blocks (x86-64 ABI, stable). */
+#define KUNWIND_PT_REGS_BP	32	/* struct pt_regs */
+#define KUNWIND_PT_REGS_IP	128
+#define KUNWIND_PT_REGS_SP	152
+#define KUNWIND_IRET_IP		0	/* ip, cs, flags, sp, ss */
+#define KUNWIND_IRET_SP		24
+#define KUNWIND_UC_BP		120	/* struct ucontext: uc_mcontext at 40 */
+#define KUNWIND_UC_SP		160
+#define KUNWIND_UC_IP		168
+
+#define KUNWIND_HDR_SIZE	24
+#define KUNWIND_SEG_SIZE	32
+#define KUNWIND_RULE_SIZE	8
+
+/*
+ * The structs use the fixed-width names the includer provides (u8 ... s32,
+ * from unwind/env.h or <linux/types.h>) and are naturally aligned, so they
+ * need no packing.  All fields are little endian.
+ */
+#ifndef KUNWIND_FORMAT_DEFINES_ONLY
+
+struct kunwind_hdr {
+	u32 magic;		/* KUNWIND_MAGIC */
+	u16 version;		/* KUNWIND_VERSION */
+	u16 flags;		/* KUNWIND_F_* */
+	u32 size;		/* bytes of the whole table */
+	u16 nr_segs;
+	u16 nr_rules;
+	u32 rules;		/* offset of struct kunwind_rule[nr_rules] */
+	u32 strings;		/* offset of the NUL-terminated section names */
+};
+
+struct kunwind_seg {
+	u64 base;		/* address of the segment's first byte (relocated) */
+	u32 size;		/* text bytes covered */
+	u32 name;		/* section name, offset into strings */
+	u32 super;		/* offset of u32[(nr_buckets >> 8) + 1] */
+	u32 bucket;		/* offset of u16[nr_buckets + 1] */
+	u32 rows;		/* offset of the rows, 2 (or 3 if WIDE) bytes each */
+	u32 nr_rows;
+};
+
+struct kunwind_rule {
+	s32 cfa_off;		/* CFA (or register block) = reg + cfa_off */
+	s16 bp_off;		/* caller's rbp at CFA + bp_off; 0: unchanged */
+	u8 type;		/* KUNWIND_TYPE_* */
+	u8 reg;			/* KUNWIND_REG_*; PLT: the (ip & 15) threshold */
+};
+
+#endif /* KUNWIND_FORMAT_DEFINES_ONLY */
+#endif /* _KUNWIND_FORMAT_H */

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The freestanding core's API: table checks, lookup and the walker.
+ * Built unchanged in the kernel and on the host (see env.h).
+ */
+#ifndef _KUNWIND_H
+#define _KUNWIND_H
+
+#include "env.h"
+#include "format.h"
+
+KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_hdr) == KUNWIND_HDR_SIZE);
+KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_seg) == KUNWIND_SEG_SIZE);
+KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_rule) == KUNWIND_RULE_SIZE);
+
+/* Why kunwind_table_check() refused a table; 0 is "valid". */
+enum kunwind_bad {
+	KUNWIND_OK = 0,
+	KUNWIND_BAD_SIZE,	/* shorter than its header or its size field */
+	KUNWIND_BAD_MAGIC,
+	KUNWIND_BAD_VERSION,
+	KUNWIND_BAD_LAYOUT,	/* an array lies outside the table or is misaligned */
+	KUNWIND_BAD_RULE,	/* a rule with an unknown type or register */
+	KUNWIND_BAD_SEGMENT,	/* empty segment or unterminated name */
+	KUNWIND_BAD_ORDER,	/* buckets or rows not sorted, or not covering */
+	KUNWIND_BAD_NR
+};
+
+enum kunwind_bad kunwind_table_check(const void *table, unsigned long len);
+const char *kunwind_bad_str(enum kunwind_bad why);
+
+/* Lookup: only on tables kunwind_table_check() accepted. */
+const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
+					   unsigned long addr);
+u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
+		   u32 off);
+const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
+					unsigned long addr);
+
+static inline const struct kunwind_seg *kunwind_segs(const struct kunwind_hdr *t)
+{
+	return (const struct kunwind_seg *)(t + 1);
+}
+
+static inline const struct kunwind_rule *kunwind_rules(const struct kunwind_hdr *t)
+{
+	return (const struct kunwind_rule *)((const u8 *)t + t->rules);
+}
+
+static inline const char *kunwind_seg_name(const struct kunwind_hdr *t,
+					   const struct kunwind_seg *seg)
+{
+	return (const char *)t + t->strings + seg->name;
+}
+
+/* Row iteration, for dumps and debugfs: not on the lookup path. */
+struct kunwind_row_iter {
+	const struct kunwind_hdr *t;
+	const struct kunwind_seg *seg;
+	u32 row, bucket;
+	u32 start, end;		/* [start, end) relative to seg->base */
+	u32 rule;		/* index into the rule dictionary */
+};
+
+void kunwind_row_iter_init(struct kunwind_row_iter *it,
+			   const struct kunwind_hdr *t,
+			   const struct kunwind_seg *seg);
+bool kunwind_row_next(struct kunwind_row_iter *it);
+
+/* The walker. */
+enum kunwind_stop {
+	KUNWIND_STOP_NONE = 0,		/* not stopped: the frame is valid */
+	KUNWIND_STOP_END,		/* reached the end of the stack: complete */
+	KUNWIND_STOP_NO_ROW,		/* no table row describes ip */
+	KUNWIND_STOP_BAD_READ,		/* a read left the stacks or faulted */
+	KUNWIND_STOP_SP_DIRECTION,	/* sp did not grow on the same stack */
+	KUNWIND_STOP_DEPTH,		/* max_depth frames walked */
+	KUNWIND_STOP_UNSUPPORTED,	/* a rule the walker cannot follow */
+	KUNWIND_STOP_NR
+};
+
+const char *kunwind_stop_str(enum kunwind_stop why);
+
+struct kunwind_ops {
+	/*
+	 * The table whose segments describe ip, and the bias to subtract
+	 * from ip before the lookup (load bias, KASLR offset); NULL if none.
+	 */
+	const struct kunwind_hdr *(*find_table)(void *ctx, unsigned long ip,
+						unsigned long *bias);
+	/* Read the word at addr; false if it is not on a stack or faults. */
+	bool (*read)(void *ctx, unsigned long addr, unsigned long *val);
+	/* Bounds [lo, hi) of the stack holding sp; false if none does. */
+	bool (*stack)(void *ctx, unsigned long sp, unsigned long *lo,
+		      unsigned long *hi);
+};
+
+/* kunwind_start() flags */
+#define KUNWIND_FP_FALLBACK	0x1	/* guess with rbp where no row exists */
+
+struct kunwind_state {
+	unsigned long ip, sp, bp;	/* the current frame */
+	unsigned long stack_lo, stack_hi;	/* the stack sp is on */
+	const struct kunwind_ops *ops;
+	void *ctx;
+	unsigned int depth, max_depth, flags;
+	bool exact_ip;		/* ip is not a return address: look it up as is */
+	bool unreliable;	/* some frame came from the rbp guess */
+	enum kunwind_stop stop;
+};
+
+void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
+		   void *ctx, unsigned long ip, unsigned long sp,
+		   unsigned long bp, unsigned int max_depth, unsigned int flags);
+bool kunwind_next(struct kunwind_state *s);
+
+static inline bool kunwind_done(const struct kunwind_state *s)
+{
+	return s->stop != KUNWIND_STOP_NONE;
+}
+
+#endif /* _KUNWIND_H */

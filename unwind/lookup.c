@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Table checks and address lookup.  Freestanding: see env.h.
+ *
+ * kunwind_table_check() runs once, when a table is registered; it proves
+ * every offset and index the lookup will follow, so the lookup itself has
+ * no bounds checks and may run in any context, NMI included: it takes no
+ * locks, allocates nothing and only reads the table.
+ */
+#include "kunwind.h"
+
+static const char *const bad_str[KUNWIND_BAD_NR] = {
+	[KUNWIND_OK]		= "valid",
+	[KUNWIND_BAD_SIZE]	= "truncated table",
+	[KUNWIND_BAD_MAGIC]	= "bad magic",
+	[KUNWIND_BAD_VERSION]	= "unknown format version",
+	[KUNWIND_BAD_LAYOUT]	= "array outside the table or misaligned",
+	[KUNWIND_BAD_RULE]	= "invalid rule",
+	[KUNWIND_BAD_SEGMENT]	= "invalid segment",
+	[KUNWIND_BAD_ORDER]	= "rows not sorted or not covering",
+};
+
+const char *kunwind_bad_str(enum kunwind_bad why)
+{
+	return (unsigned int)why < KUNWIND_BAD_NR ? bad_str[why] : "?";
+}
+
+static inline u32 row_stride(const struct kunwind_hdr *t)
+{
+	return t->flags & KUNWIND_F_WIDE ? 3 : 2;
+}
+
+static inline u32 nr_buckets(const struct kunwind_seg *seg)
+{
+	return (seg->size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
+}
+
+/* Index of the first row starting in bucket b (b may be nr_buckets). */
+static inline u32 first_row(const u32 *super, const u16 *bucket, u32 b)
+{
+	return super[b >> (KUNWIND_SUPER_SHIFT - KUNWIND_BUCKET_SHIFT)] +
+	       bucket[b];
+}
+
+static inline u32 row_rule(const struct kunwind_hdr *t, const u8 *row)
+{
+	return t->flags & KUNWIND_F_WIDE ? row[1] | row[2] << 8 : row[1];
+}
+
+/* Is [off, off + len) inside a table of size bytes, aligned to align? */
+static bool span_ok(u32 size, u32 off, u64 len, u32 align)
+{
+	return !(off & (align - 1)) && off <= size && len <= size - off;
+}
+
+static bool rule_ok(const struct kunwind_rule *r)
+{
+	switch (r->type) {
+	case KUNWIND_TYPE_CALL:
+	case KUNWIND_TYPE_REGS:
+	case KUNWIND_TYPE_IRET:
+	case KUNWIND_TYPE_SIGNAL:
+		return r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP;
+	case KUNWIND_TYPE_PLT:
+		return r->reg < 16;
+	case KUNWIND_TYPE_NONE:
+	case KUNWIND_TYPE_END:
+	case KUNWIND_TYPE_UNDEFINED:
+	case KUNWIND_TYPE_UNSUPPORTED:
+		return true;
+	}
+	return false;
+}
+
+static enum kunwind_bad seg_check(const struct kunwind_hdr *t,
+				  const struct kunwind_seg *seg, u32 str_len)
+{
+	const u8 *base = (const u8 *)t;
+	const u32 *super;
+	const u16 *bucket;
+	const u8 *rows;
+	u32 nb, ns, b, stride = row_stride(t), prev = 0;
+	const char *name;
+	u32 i;
+
+	if (!seg->size || seg->name >= str_len)
+		return KUNWIND_BAD_SEGMENT;
+	name = (const char *)base + t->strings;
+	for (i = seg->name; name[i]; i++)
+		if (i + 1 >= str_len)
+			return KUNWIND_BAD_SEGMENT;
+
+	nb = nr_buckets(seg);
+	ns = (nb >> (KUNWIND_SUPER_SHIFT - KUNWIND_BUCKET_SHIFT)) + 1;
+	if (!span_ok(t->size, seg->super, (u64)ns * 4, 4) ||
+	    !span_ok(t->size, seg->bucket, ((u64)nb + 1) * 2, 2) ||
+	    !span_ok(t->size, seg->rows, (u64)seg->nr_rows * stride, 1))
+		return KUNWIND_BAD_LAYOUT;
+
+	super = (const u32 *)(base + seg->super);
+	bucket = (const u16 *)(base + seg->bucket);
+	rows = base + seg->rows;
+
+	/* The first row must start at offset 0 so every byte is covered. */
+	if (!seg->nr_rows || first_row(super, bucket, 0) != 0 || rows[0] != 0 ||
+	    first_row(super, bucket, nb) != seg->nr_rows)
+		return KUNWIND_BAD_ORDER;
+
+	for (b = 0; b < nb; b++) {
+		u32 lo = first_row(super, bucket, b);
+		u32 hi = first_row(super, bucket, b + 1);
+		int last = -1;
+
+		if (lo < prev || hi < lo || hi > seg->nr_rows)
+			return KUNWIND_BAD_ORDER;
+		prev = lo;
+		for (i = lo; i < hi; i++) {
+			const u8 *row = rows + i * stride;
+
+			if ((int)row[0] <= last ||
+			    ((b << KUNWIND_BUCKET_SHIFT) | row[0]) >= seg->size)
+				return KUNWIND_BAD_ORDER;
+			if (row_rule(t, row) >= t->nr_rules)
+				return KUNWIND_BAD_RULE;
+			last = row[0];
+		}
+	}
+	return KUNWIND_OK;
+}
+
+enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
+{
+	const struct kunwind_hdr *t = table;
+	const struct kunwind_rule *rules;
+	enum kunwind_bad bad;
+	u32 i, str_len;
+
+	if (len < sizeof(*t) || ((unsigned long)table & 7))
+		return KUNWIND_BAD_SIZE;
+	if (t->magic != KUNWIND_MAGIC)
+		return KUNWIND_BAD_MAGIC;
+	if (t->version != KUNWIND_VERSION || (t->flags & ~KUNWIND_F_WIDE))
+		return KUNWIND_BAD_VERSION;
+	if (t->size > len || t->size < sizeof(*t))
+		return KUNWIND_BAD_SIZE;
+	if (!span_ok(t->size, sizeof(*t), (u64)t->nr_segs * sizeof(struct kunwind_seg), 8) ||
+	    !span_ok(t->size, t->rules, (u64)t->nr_rules * sizeof(*rules), 4) ||
+	    !t->nr_rules || t->strings >= t->size ||
+	    (!(t->flags & KUNWIND_F_WIDE) && t->nr_rules > 256))
+		return KUNWIND_BAD_LAYOUT;
+
+	rules = kunwind_rules(t);
+	if (rules[KUNWIND_RULE_NONE].type != KUNWIND_TYPE_NONE)
+		return KUNWIND_BAD_RULE;
+	for (i = 0; i < t->nr_rules; i++)
+		if (!rule_ok(&rules[i]))
+			return KUNWIND_BAD_RULE;
+
+	str_len = t->size - t->strings;
+	for (i = 0; i < t->nr_segs; i++) {
+		bad = seg_check(t, &kunwind_segs(t)[i], str_len);
+		if (bad)
+			return bad;
+	}
+	return KUNWIND_OK;
+}
+
+/*
+ * Segments of one table may overlap before relocation (every section of a
+ * .ko starts at 0); after relocation they do not, and there are few of
+ * them (one per text section), so a scan is cheapest.
+ */
+const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
+					   unsigned long addr)
+{
+	const struct kunwind_seg *seg = kunwind_segs(t);
+	u32 i;
+
+	for (i = 0; i < t->nr_segs; i++, seg++)
+		if (addr - seg->base < seg->size)
+			return seg;
+	return NULL;
+}
+
+/*
+ * The pure search: the row describing offset off of seg.  Bucket b holds
+ * the rows starting in it; the answer is the last of them starting at or
+ * before off, or, if none does, the row before the bucket's first.  Row 0
+ * starts at 0 (checked), so the result is always a valid row.
+ */
+u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
+		   u32 off)
+{
+	const u8 *base = (const u8 *)t;
+	const u32 *super = (const u32 *)(base + seg->super);
+	const u16 *bucket = (const u16 *)(base + seg->bucket);
+	const u8 *rows = base + seg->rows;
+	u32 b = off >> KUNWIND_BUCKET_SHIFT;
+	u32 lo = first_row(super, bucket, b);
+	u32 hi = first_row(super, bucket, b + 1);
+	u32 in = off & (KUNWIND_BUCKET_SIZE - 1);
+	u32 stride = row_stride(t);
+
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		if (rows[mid * stride] <= in)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
+					unsigned long addr)
+{
+	const struct kunwind_seg *seg = kunwind_find_seg(t, addr);
+	u32 row;
+
+	if (!seg)
+		return NULL;
+	row = __kunwind_find(t, seg, addr - seg->base);
+	return &kunwind_rules(t)[row_rule(t, (const u8 *)t + seg->rows +
+					 row * row_stride(t))];
+}
+
+void kunwind_row_iter_init(struct kunwind_row_iter *it,
+			   const struct kunwind_hdr *t,
+			   const struct kunwind_seg *seg)
+{
+	it->t = t;
+	it->seg = seg;
+	it->row = 0;
+	it->bucket = 0;
+	it->start = it->end = 0;
+	it->rule = 0;
+}
+
+/* Step to the next row; its range ends where the next row starts. */
+bool kunwind_row_next(struct kunwind_row_iter *it)
+{
+	const struct kunwind_hdr *t = it->t;
+	const struct kunwind_seg *seg = it->seg;
+	const u8 *base = (const u8 *)t;
+	const u32 *super = (const u32 *)(base + seg->super);
+	const u16 *bucket = (const u16 *)(base + seg->bucket);
+	const u8 *rows = base + seg->rows;
+	u32 stride = row_stride(t), nb = nr_buckets(seg), i = it->row;
+
+	if (i >= seg->nr_rows)
+		return false;
+	while (first_row(super, bucket, it->bucket + 1) <= i)
+		it->bucket++;
+	it->start = it->bucket << KUNWIND_BUCKET_SHIFT | rows[i * stride];
+	it->rule = row_rule(t, rows + i * stride);
+	if (i + 1 == seg->nr_rows) {
+		it->end = seg->size;
+	} else {
+		u32 b = it->bucket;
+
+		while (b < nb && first_row(super, bucket, b + 1) <= i + 1)
+			b++;
+		it->end = b << KUNWIND_BUCKET_SHIFT | rows[(i + 1) * stride];
+	}
+	it->row++;
+	return true;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The walker: start / next / done over one struct kunwind_state.
+ *
+ * It knows nothing of where tables or stacks live; the caller's ops say
+ * (kernel: the registry and the task/IRQ/exception stacks; host: the
+ * mappings of a core file).  Every stack read goes through ops->read, which
+ * may fail; a failure ends the walk, it never faults.
+ */
+#include "kunwind.h"
+
+static const char *const stop_str[KUNWIND_STOP_NR] = {
+	[KUNWIND_STOP_NONE]		= "not stopped",
+	[KUNWIND_STOP_END]		= "end of stack",
+	[KUNWIND_STOP_NO_ROW]		= "no unwind row",
+	[KUNWIND_STOP_BAD_READ]		= "stack read failed",
+	[KUNWIND_STOP_SP_DIRECTION]	= "sp did not grow",
+	[KUNWIND_STOP_DEPTH]		= "depth limit",
+	[KUNWIND_STOP_UNSUPPORTED]	= "unsupported rule",
+};
+
+const char *kunwind_stop_str(enum kunwind_stop why)
+{
+	return (unsigned int)why < KUNWIND_STOP_NR ? stop_str[why] : "?";
+}
+
+static bool stop(struct kunwind_state *s, enum kunwind_stop why)
+{
+	s->stop = why;
+	return false;
+}
+
+static bool read_word(struct kunwind_state *s, unsigned long addr,
+		      unsigned long *val)
+{
+	return s->ops->read(s->ctx, addr, val);
+}
+
+void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
+		   void *ctx, unsigned long ip, unsigned long sp,
+		   unsigned long bp, unsigned int max_depth, unsigned int flags)
+{
+	s->ip = ip;
+	s->sp = sp;
+	s->bp = bp;
+	s->ops = ops;
+	s->ctx = ctx;
+	s->depth = 0;
+	s->max_depth = max_depth;
+	s->flags = flags;
+	s->exact_ip = true;	/* the first frame was interrupted, not called */
+	s->unreliable = false;
+	s->stop = KUNWIND_STOP_NONE;
+	if (!ops->stack(ctx, sp, &s->stack_lo, &s->stack_hi))
+		s->stop = KUNWIND_STOP_BAD_READ;
+}
+
+/*
+ * The rule for the current frame.  A return address is looked up at
+ * ip - 1: a call to a no-return function can be the last instruction of a
+ * function, and then the return address is the first byte of whatever
+ * follows, which is described by another FDE (or none).  ip - 1 is inside
+ * the call instruction.  The first frame and a frame whose ip came from a
+ * register or signal frame were interrupted, not called: ip is the next
+ * instruction to run and is looked up as is.
+ */
+static const struct kunwind_rule *frame_rule(struct kunwind_state *s)
+{
+	unsigned long addr = s->exact_ip ? s->ip : s->ip - 1;
+	const struct kunwind_hdr *t;
+	unsigned long bias;
+
+	t = s->ops->find_table(s->ctx, addr, &bias);
+	return t ? kunwind_find(t, addr - bias) : NULL;
+}
+
+/*
+ * Without a row, guess the frame from rbp as a frame pointer: saved rbp at
+ * rbp, return address at rbp + 8.  Right for code built with frame
+ * pointers, a guess elsewhere, so the trace is marked unreliable.
+ */
+static bool fp_guess(struct kunwind_state *s, unsigned long *ip,
+		     unsigned long *sp, unsigned long *bp)
+{
+	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp <= s->sp ||
+	    s->bp & 7 || s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
+		return stop(s, KUNWIND_STOP_NO_ROW);
+	if (!read_word(s, s->bp + 8, ip) || !read_word(s, s->bp, bp))
+		return stop(s, KUNWIND_STOP_BAD_READ);
+	*sp = s->bp + 16;
+	s->unreliable = true;
+	return true;
+}
+
+/* A saved register block: pt_regs, an iret frame or a signal ucontext. */
+static bool regs_frame(struct kunwind_state *s, unsigned long regs,
+		       int ip_at, int sp_at, int bp_at, unsigned long *ip,
+		       unsigned long *sp, unsigned long *bp)
+{
+	if (!read_word(s, regs + ip_at, ip) || !read_word(s, regs + sp_at, sp))
+		return stop(s, KUNWIND_STOP_BAD_READ);
+	if (bp_at >= 0 && !read_word(s, regs + bp_at, bp))
+		return stop(s, KUNWIND_STOP_BAD_READ);
+	return true;
+}
+
+bool kunwind_next(struct kunwind_state *s)
+{
+	const struct kunwind_rule *r;
+	unsigned long ip, sp, bp = s->bp, base;
+	bool exact = false;
+
+	if (s->stop)
+		return false;
+	if (s->depth + 1 >= s->max_depth)
+		return stop(s, KUNWIND_STOP_DEPTH);
+
+	r = frame_rule(s);
+	base = r && r->reg == KUNWIND_REG_BP ? s->bp : s->sp;
+	switch (r ? r->type : KUNWIND_TYPE_NONE) {
+	case KUNWIND_TYPE_CALL:
+		sp = base + r->cfa_off;
+		if (!read_word(s, sp - 8, &ip))
+			return stop(s, KUNWIND_STOP_BAD_READ);
+		if (r->bp_off && !read_word(s, sp + r->bp_off, &bp))
+			return stop(s, KUNWIND_STOP_BAD_READ);
+		break;
+	case KUNWIND_TYPE_PLT:
+		/* The lazy-binding push in a 16-byte PLT entry moved rsp. */
+		sp = s->sp + r->cfa_off + ((s->ip & 15) >= r->reg ? 8 : 0);
+		if (!read_word(s, sp - 8, &ip))
+			return stop(s, KUNWIND_STOP_BAD_READ);
+		break;
+	case KUNWIND_TYPE_REGS:
+		if (!regs_frame(s, base + r->cfa_off, KUNWIND_PT_REGS_IP,
+				KUNWIND_PT_REGS_SP, KUNWIND_PT_REGS_BP,
+				&ip, &sp, &bp))
+			return false;
+		exact = true;
+		break;
+	case KUNWIND_TYPE_IRET:
+		if (!regs_frame(s, base + r->cfa_off, KUNWIND_IRET_IP,
+				KUNWIND_IRET_SP, -1, &ip, &sp, &bp))
+			return false;
+		exact = true;
+		break;
+	case KUNWIND_TYPE_SIGNAL:
+		if (!regs_frame(s, base + r->cfa_off, KUNWIND_UC_IP,
+				KUNWIND_UC_SP, KUNWIND_UC_BP, &ip, &sp, &bp))
+			return false;
+		exact = true;
+		break;
+	case KUNWIND_TYPE_END:
+		return stop(s, KUNWIND_STOP_END);
+	case KUNWIND_TYPE_UNSUPPORTED:
+		return stop(s, KUNWIND_STOP_UNSUPPORTED);
+	default:	/* NONE, UNDEFINED, no table */
+		if (!fp_guess(s, &ip, &sp, &bp))
+			return false;
+		break;
+	}
+
+	/*
+	 * The stack grows down, so a caller's sp is above its callee's.  A
+	 * register frame may switch stacks (IRQ -> task); then the new sp
+	 * must be on another known stack.
+	 */
+	if (sp - s->stack_lo < s->stack_hi - s->stack_lo) {
+		if (sp <= s->sp)
+			return stop(s, KUNWIND_STOP_SP_DIRECTION);
+	} else if (!s->ops->stack(s->ctx, sp, &s->stack_lo, &s->stack_hi)) {
+		return stop(s, KUNWIND_STOP_BAD_READ);
+	}
+
+	s->ip = ip;
+	s->sp = sp;
+	s->bp = bp;
+	s->exact_ip = exact;
+	s->depth++;
+	return true;
+}
