@@ -1,0 +1,7 @@
+# Host unit tests of the freestanding core (unwind/) on synthetic tables.
+$(O)/tests/unit: tests/unit.c $(GEN_OBJ) $(CORE_OBJ) unwind/*.h gen/gen.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) -o $@ tests/unit.c $(GEN_OBJ) $(CORE_OBJ) $(GEN_LIBS)
+
+CHECK_BUILD += $(O)/tests/unit
+CHECKS += tests/unit.test
