@@ -25,6 +25,7 @@ struct krels {
 struct ksym {
 	uint64_t addr, size;
 	const char *name;
+	int rank;		/* among aliases: 0 GLOBAL, 1 WEAK, 2 LOCAL */
 };
 
 struct kelf {
@@ -261,8 +262,12 @@ static int sym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Prefer sized symbols, then global-looking names without a dot. */
-	return (x->size == 0) - (y->size == 0);
+	/* Among aliases prefer sized symbols, then GLOBAL, WEAK, LOCAL (as eu-stack). */
+	if ((x->size == 0) != (y->size == 0))
+		return (x->size == 0) - (y->size == 0);
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return strcmp(x->name, y->name);
 }
 
 static void add_syms(struct kelf *e, Elf *elf, size_t *alloc)
@@ -299,6 +304,9 @@ static void add_syms(struct kelf *e, Elf *elf, size_t *alloc)
 			e->sym[e->nr_syms].addr = s.st_value;
 			e->sym[e->nr_syms].size = s.st_size;
 			e->sym[e->nr_syms].name = name;
+			e->sym[e->nr_syms].rank =
+				GELF_ST_BIND(s.st_info) == STB_GLOBAL ? 0 :
+				GELF_ST_BIND(s.st_info) == STB_WEAK ? 1 : 2;
 			e->nr_syms++;
 		}
 	}

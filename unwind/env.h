@@ -19,10 +19,11 @@ typedef signed char s8;
 typedef short s16;
 typedef int s32;
 typedef long long s64;
-#ifndef __cplusplus
+#if !defined(__cplusplus) && !defined(__bool_true_false_are_defined)
 typedef _Bool bool;
 #define true 1
 #define false 0
+#define __bool_true_false_are_defined 1
 #endif
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
