@@ -42,6 +42,11 @@ check: deps
 	@$(MAKE) --no-print-directory all $(CHECK_BUILD)
 	@tests/run $(CHECKS)
 
+# The main job.  Until the kernel module lands, the host demo.
+demo: deps
+	@$(MAKE) --no-print-directory all $(O)/tests/stackprog
+	@scripts/host-demo.sh
+
 clean:
 	rm -rf $(O)
 
