@@ -673,7 +673,6 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 	uint64_t cie_off, pc_field, start, range, loc, section_base = 0;
 	unsigned int shndx = 1, sh;
 	struct cfi_state init = { 0 }, s;
-	size_t first_row = c->out->nr;
 	uint64_t id = rd_n(r, is64 ? 8 : 4);
 
 	c->st->fdes++;
@@ -747,10 +746,13 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 		if (!add_row(c, shndx, loc, start + range, &last))
 			return;
 	}
-	/* Describe the whole FDE as unsupported rather than guess. */
-	c->out->nr = first_row;
+	/*
+	 * A malformed instruction (or one DWARF calls invalid, such as
+	 * def_cfa_register after def_cfa_expression): the rows before it
+	 * stand, the rest of the FDE is unsupported rather than guessed.
+	 */
 	c->st->fdes_bad++;
-	add_row(c, shndx, start, start + range,
+	add_row(c, shndx, loc, start + range,
 		&(struct kunwind_rule){ .type = KUNWIND_TYPE_UNSUPPORTED });
 }
 
@@ -800,26 +802,33 @@ int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
 	return 0;
 }
 
-const struct ksec *cfi_section(struct kelf *e, enum cfi_kind *kind,
-			       const char *want)
+static int parse_sec(struct kelf *e, const char *name, enum cfi_kind kind,
+		     struct cfi_rows *out, struct cfi_stats *st)
 {
-	const struct ksec *s;
+	const struct ksec *s = kelf_sec_by_name(e, name);
 
-	if (!want || !strcmp(want, "eh_frame")) {
-		s = kelf_sec_by_name(e, ".eh_frame");
-		if (s && s->data && s->size) {
-			*kind = CFI_EH_FRAME;
-			return s;
-		}
-		if (want)
-			return NULL;
-	}
-	s = kelf_sec_by_name(e, ".debug_frame");
-	if (s && s->data && s->size && (!want || !strcmp(want, "debug_frame"))) {
-		*kind = CFI_DEBUG_FRAME;
-		return s;
-	}
-	return NULL;
+	if (!s || !s->data || !s->size)
+		return 0;
+	cfi_parse(e, s->data, s->size, s->addr, s, kind, out, st);
+	return 1;
+}
+
+/*
+ * Both sections by default: a module may carry .debug_frame from C and
+ * .eh_frame from assembly (gas defaults to .eh_frame), and a function is
+ * described in only one of them.  Where both describe a byte, the table
+ * keeps the first row (counted as an overlap).
+ */
+int cfi_parse_file(struct kelf *e, const char *want, struct cfi_rows *out,
+		   struct cfi_stats *st)
+{
+	int found = 0;
+
+	if (!want || !strcmp(want, "eh_frame"))
+		found += parse_sec(e, ".eh_frame", CFI_EH_FRAME, out, st);
+	if (!want || !strcmp(want, "debug_frame"))
+		found += parse_sec(e, ".debug_frame", CFI_DEBUG_FRAME, out, st);
+	return found ? 0 : -1;
 }
 
 void cfi_rows_free(struct cfi_rows *r)

@@ -77,9 +77,12 @@ enum cfi_kind { CFI_EH_FRAME, CFI_DEBUG_FRAME };
 int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
 	      const struct ksec *sec, enum cfi_kind kind, struct cfi_rows *out,
 	      struct cfi_stats *st);
-/* Which frame section to read: prefers .eh_frame, then .debug_frame. */
-const struct ksec *cfi_section(struct kelf *e, enum cfi_kind *kind,
-			       const char *want);
+/*
+ * The rows of a file's .eh_frame and .debug_frame (want: "eh_frame" or
+ * "debug_frame" for one of them, NULL for both).  -1 if it has neither.
+ */
+int cfi_parse_file(struct kelf *e, const char *want, struct cfi_rows *out,
+		   struct cfi_stats *st);
 void cfi_rows_free(struct cfi_rows *r);
 
 /* table.c: rows -> table */

@@ -20,8 +20,7 @@ static const char usage[] =
 "  stats FILE        rows, distinct rules, unsupported rows, and bytes of\n"
 "                    the table vs .eh_frame/.debug_frame/.eh_frame_hdr/ORC\n"
 "\n"
-"  --frame S         read .S (eh_frame or debug_frame); default: .eh_frame\n"
-"                    if present, else .debug_frame\n"
+"  --frame S         read only .S (eh_frame or debug_frame); default: both\n"
 "\n"
 "See Documentation/format.rst and Documentation/gen.rst.\n";
 
@@ -29,7 +28,7 @@ struct built {
 	struct cfi_stats cs;
 	struct table_stats ts;
 	struct kelf *e;
-	const struct ksec *sec;
+	const char *frame;		/* NULL: both */
 	void *table;
 	size_t len;
 	double ms;
@@ -46,21 +45,18 @@ static double now_ms(void)
 static int build(const char *path, const char *frame, struct built *b)
 {
 	struct cfi_rows rows = { 0 };
-	enum cfi_kind kind;
 	double t0 = now_ms();
 
 	memset(b, 0, sizeof(*b));
+	b->frame = frame;
 	b->e = kelf_open(path);
 	if (!b->e)
 		return -1;
-	b->sec = cfi_section(b->e, &kind, frame);
-	if (!b->sec) {
+	if (cfi_parse_file(b->e, frame, &rows, &b->cs)) {
 		fprintf(stderr, "kunwind-gen: %s: no %s section\n", path,
 			frame ? frame : ".eh_frame or .debug_frame");
 		return -1;
 	}
-	cfi_parse(b->e, b->sec->data, b->sec->size, b->sec->addr, b->sec, kind,
-		  &rows, &b->cs);
 	b->table = table_build(b->e, &rows, &b->len, &b->ts);
 	cfi_rows_free(&rows);
 	b->ms = now_ms() - t0;
@@ -69,7 +65,7 @@ static int build(const char *path, const char *frame, struct built *b)
 		return -1;
 	}
 	if (b->cs.fdes_bad)
-		fprintf(stderr, "kunwind-gen: %s: %zu malformed FDEs described as unsupported\n",
+		fprintf(stderr, "kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
 			path, b->cs.fdes_bad);
 	return 0;
 }
@@ -136,7 +132,8 @@ static int stats(struct built *b)
 	uint64_t orc = orc_u + orc_ip + orc_l;
 
 	printf("file %s\n", kelf_path(b->e));
-	printf("frame_section %s\n", b->sec->name);
+	printf("frame_sections %s\n", b->frame ? b->frame :
+	       eh && dbg ? "eh_frame+debug_frame" : eh ? "eh_frame" : "debug_frame");
 	printf("cies %zu\nfdes %zu\nfdes_skipped %zu\nfdes_malformed %zu\n",
 	       b->cs.cies, b->cs.fdes, b->cs.fdes_skipped, b->cs.fdes_bad);
 	printf("cfi_rows %zu\nunsupported_rows %zu\n", b->cs.rows, b->cs.unsupported);

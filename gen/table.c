@@ -311,8 +311,6 @@ void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
 	struct cfi_rows rows = { 0 };
 	struct cfi_stats cs0;
 	struct table_stats ts0;
-	enum cfi_kind kind;
-	const struct ksec *sec;
 	struct kelf *e;
 	void *t = NULL;
 
@@ -322,9 +320,7 @@ void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
 	e = kelf_open(path);
 	if (!e)
 		return NULL;
-	sec = cfi_section(e, &kind, NULL);
-	if (sec && !cfi_parse(e, sec->data, sec->size, sec->addr, sec, kind,
-			      &rows, cs))
+	if (!cfi_parse_file(e, NULL, &rows, cs))
 		t = table_build(e, &rows, len, ts);
 	cfi_rows_free(&rows);
 	kelf_close(e);

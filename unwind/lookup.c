@@ -145,7 +145,7 @@ enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
 		return KUNWIND_BAD_SIZE;
 	if (!span_ok(t->size, sizeof(*t), (u64)t->nr_segs * sizeof(struct kunwind_seg), 8) ||
 	    !span_ok(t->size, t->rules, (u64)t->nr_rules * sizeof(*rules), 4) ||
-	    !t->nr_rules || t->strings >= t->size ||
+	    !t->nr_rules || t->strings > t->size ||
 	    (!(t->flags & KUNWIND_F_WIDE) && t->nr_rules > 256))
 		return KUNWIND_BAD_LAYOUT;
 
