@@ -14,7 +14,9 @@ static void dump_cfa(FILE *f, const struct kunwind_rule *r, const char *prefix)
 {
 	const char *reg = reg_name(r->reg);
 
-	if (reg)
+	if (r->reg == KUNWIND_REG_SP_INDIRECT)
+		fprintf(f, "%s*rsp%+d", prefix, r->cfa_off);
+	else if (reg)
 		fprintf(f, "%s%s%+d", prefix, reg, r->cfa_off);
 	else
 		fputs("u", f);

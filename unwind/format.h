@@ -83,6 +83,11 @@
 /* CFA base registers (DWARF numbering). */
 #define KUNWIND_REG_BP		6
 #define KUNWIND_REG_SP		7
+/*
+ * A stack switch (ORC's SP_INDIRECT): the previous stack pointer was saved
+ * at [rsp], so CFA = *(rsp) + cfa_off.  Only from KUNWIND_HINT_STACK_SWITCH.
+ */
+#define KUNWIND_REG_SP_INDIRECT	0x87
 
 /* Offsets inside the register blocks (x86-64 ABI, stable). */
 #define KUNWIND_PT_REGS_BP	32	/* struct pt_regs */
@@ -93,6 +98,23 @@
 #define KUNWIND_UC_BP		120	/* struct ucontext: uc_mcontext at 40 */
 #define KUNWIND_UC_SP		160
 #define KUNWIND_UC_IP		168
+
+/*
+ * Assembly hints (unwind/linux/kunwind_asm.h) for what DWARF CFI cannot say
+ * well.  Each is a struct kunwind_hint in section KUNWIND_HINT_SECTION of
+ * the object; the generator reads them and the module link discards the
+ * section.  A hint sets the rule from its address up to the next CFI row
+ * boundary, the next hint or the end of the FDE, whichever comes first (or
+ * up to the end of its symbol if no FDE covers it).
+ */
+#define KUNWIND_HINT_SECTION	".discard.kunwind_hints"
+#define KUNWIND_HINT_TYPE_REGS	KUNWIND_TYPE_REGS	/* pt_regs at rsp + off */
+#define KUNWIND_HINT_TYPE_IRET	KUNWIND_TYPE_IRET	/* iret frame at rsp + off */
+#define KUNWIND_HINT_TYPE_END	KUNWIND_TYPE_END	/* end of stack */
+#define KUNWIND_HINT_TYPE_UNDEFINED KUNWIND_TYPE_UNDEFINED /* not unwindable */
+#define KUNWIND_HINT_TYPE_CALL	KUNWIND_TYPE_CALL	/* CFA = rsp + off, bp unchanged */
+#define KUNWIND_HINT_TYPE_STACK_SWITCH 16		/* CFA = *(rsp) + off */
+#define KUNWIND_HINT_SIZE	8
 
 #define KUNWIND_HDR_SIZE	24
 #define KUNWIND_SEG_SIZE	32
@@ -131,6 +153,14 @@ struct kunwind_rule {
 	s16 bp_off;		/* caller's rbp at CFA + bp_off; 0: unchanged */
 	u8 type;		/* KUNWIND_TYPE_* */
 	u8 reg;			/* KUNWIND_REG_*; PLT: the (ip & 15) threshold */
+};
+
+/* In KUNWIND_HINT_SECTION; ip is PC-relative (.long 1b - .). */
+struct kunwind_hint {
+	s32 ip;
+	s16 off;		/* the rule's offset, see KUNWIND_HINT_TYPE_* */
+	u8 type;		/* KUNWIND_HINT_TYPE_* */
+	u8 reserved;
 };
 
 #endif /* KUNWIND_FORMAT_DEFINES_ONLY */

@@ -12,6 +12,7 @@
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_hdr) == KUNWIND_HDR_SIZE);
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_seg) == KUNWIND_SEG_SIZE);
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_rule) == KUNWIND_RULE_SIZE);
+KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_hint) == KUNWIND_HINT_SIZE);
 
 /* Why kunwind_table_check() refused a table; 0 is "valid". */
 enum kunwind_bad {
@@ -97,6 +98,8 @@ struct kunwind_ops {
 
 /* kunwind_start() flags */
 #define KUNWIND_FP_FALLBACK	0x1	/* guess with rbp where no row exists */
+#define KUNWIND_FIRST_CALLED	0x2	/* the first ip is a return address
+					   (a sleeping task's saved ip) */
 
 struct kunwind_state {
 	unsigned long ip, sp, bp;	/* the current frame */

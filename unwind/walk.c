@@ -48,7 +48,8 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 	s->depth = 0;
 	s->max_depth = max_depth;
 	s->flags = flags;
-	s->exact_ip = true;	/* the first frame was interrupted, not called */
+	/* The first frame was interrupted, not called, unless told so. */
+	s->exact_ip = !(flags & KUNWIND_FIRST_CALLED);
 	s->unreliable = false;
 	s->stop = KUNWIND_STOP_NONE;
 	if (!ops->stack(ctx, sp, &s->stack_lo, &s->stack_hi))
@@ -119,6 +120,10 @@ bool kunwind_next(struct kunwind_state *s)
 	base = r && r->reg == KUNWIND_REG_BP ? s->bp : s->sp;
 	switch (r ? r->type : KUNWIND_TYPE_NONE) {
 	case KUNWIND_TYPE_CALL:
+		/* A stack switch: the previous sp was saved at [rsp]. */
+		if (r->reg == KUNWIND_REG_SP_INDIRECT &&
+		    !read_word(s, s->sp, &base))
+			return stop(s, KUNWIND_STOP_BAD_READ);
 		sp = base + r->cfa_off;
 		if (!read_word(s, sp - 8, &ip))
 			return stop(s, KUNWIND_STOP_BAD_READ);
