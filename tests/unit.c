@@ -252,6 +252,7 @@ static struct kunwind_hdr *program(size_t *len)
 	add(&rows, 0x1700, 0x1800, typed(KUNWIND_TYPE_IRET, KUNWIND_REG_SP, 0));
 	add(&rows, 0x1900, 0x1a00, call(KUNWIND_REG_SP, 16, 0));
 	add(&rows, 0x1a00, 0x1b00, call(KUNWIND_REG_SP, 64, 0));
+	add(&rows, 0x1b00, 0x1c00, call(KUNWIND_REG_SP_INDIRECT, 16, -16));
 	t = table_of(&rows, len);
 	free(rows.row);
 	return t;
@@ -377,6 +378,17 @@ static void test_walks(void)
 	CHECK("walk_switches_to_another_known_stack",
 	      s.stop == KUNWIND_STOP_END && n == 3,
 	      "stop %s, %u frames", kunwind_stop_str(s.stop), n);
+	/* a stack switch hint: the old sp was saved at [rsp] */
+	memset(mem, 0, sizeof(mem));
+	memset(mem2, 0, sizeof(mem2));
+	mem2[0] = STACK + 0x20;			/* saved sp on the new stack */
+	put(&f, STACK + 0x20, 0xabcd);		/* rbp at CFA-16 */
+	put(&f, STACK + 0x28, 0x1310);		/* RA at CFA-8 */
+	s = walk(&f, 0x1b10, 0x20000, 0, 0, ips, &n);
+	CHECK("walk_stack_switch_reads_saved_sp",
+	      s.stop == KUNWIND_STOP_END && n == 2 && ips[1] == 0x1310 &&
+	      s.sp == STACK + 0x30 && s.bp == 0xabcd,
+	      "stop %s, %u frames, sp %#lx", kunwind_stop_str(s.stop), n, s.sp);
 	put(&f, STACK + KUNWIND_PT_REGS_SP, 0x90000);
 	s = walk(&f, 0x1410, STACK, 0, 0, ips, &n);
 	CHECK("walk_stops_on_unknown_stack", s.stop == KUNWIND_STOP_BAD_READ,
