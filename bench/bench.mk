@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# make bench: kunwind's walker vs the rbp chain, libunwind and libdw on one
+# stack, then table size and generator time on a vmlinux (bench/run.sh).
+# Needs libelf-dev, libdw-dev, libunwind-dev; see bench/README.md.
+#
+# Every bench object is built with frame pointers, not only the deep
+# stack: the rbp chain must run unbroken from the bottom frame to main()
+# for the frame-pointer walk to cover the same frames as the others.
+
+BENCH_SRC    := bench/bench.c bench/peers.c bench/stack.c
+BENCH_OBJ    := $(BENCH_SRC:%.c=$(O)/%.o)
+BENCH_CFLAGS := -O2 -g -fno-omit-frame-pointer
+
+$(O)/bench/%.o: bench/%.c bench/bench.h gen/gen.h unwind/*.h
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) $(WFLAGS) -c -o $@ $<
+
+$(O)/bench/kunwind-bench: $(BENCH_OBJ) $(CORE_OBJ) $(GEN_OBJ)
+	$(CC) $(BENCH_CFLAGS) -o $@ $^ -lelf -ldw -lunwind
+
+bench: $(O)/bench/kunwind-bench $(O)/kunwind-gen
+	O=$(O) bench/run.sh
+
+# Built by make check too, so that an API change breaks the build, not
+# the next benchmark run; running it stays with make bench.
+CHECK_BUILD += $(O)/bench/kunwind-bench
