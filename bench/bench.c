@@ -213,17 +213,6 @@ static const struct kunwind_hdr *k_find_table(void *ctx, unsigned long ip,
 	return o->table;
 }
 
-/* The same bounds as every other walker: a whole word in [sp, top). */
-static bool k_read(void *ctx, unsigned long addr, unsigned long *val)
-{
-	const struct bench_stack *s = ctx;
-
-	if (addr & 7 || addr - s->regs.sp > s->hi - s->regs.sp - 8)
-		return false;
-	*val = *(const unsigned long *)addr;
-	return true;
-}
-
 static bool k_stack(void *ctx, unsigned long sp, unsigned long *lo,
 		    unsigned long *hi)
 {
@@ -236,11 +225,17 @@ static bool k_stack(void *ctx, unsigned long sp, unsigned long *lo,
 	return true;
 }
 
+/*
+ * The walker bounds-checks every read against the stack bounds stack()
+ * gave it ([sp, top of stack), as for every other walker), so an
+ * in-process walk needs no read hook: direct loads.
+ */
 static const struct kunwind_ops k_ops = {
 	.find_table = k_find_table,
-	.read = k_read,
 	.stack = k_stack,
 };
+
+static struct kunwind_cache k_cache;
 
 static int kunwind_walk(void *ctx, unsigned long *pc, int max)
 {
@@ -255,6 +250,23 @@ static int kunwind_walk(void *ctx, unsigned long *pc, int max)
 		kunwind_next(&s);
 	}
 	b->stop = s.stop;
+	return n;
+}
+
+/* The same with the lookup cache a profiler would keep (warm). */
+static int kunwind_cached_walk(void *ctx, unsigned long *pc, int max)
+{
+	struct bench *b = ctx;
+	const struct bench_regs *r = &b->stack.regs;
+	struct kunwind_state s;
+	int n = 0;
+
+	kunwind_start(&s, &k_ops, b, r->ip, r->sp, r->bp, max, 0);
+	s.cache = &k_cache;
+	while (!kunwind_done(&s)) {
+		pc[n++] = s.ip;
+		kunwind_next(&s);
+	}
 	return n;
 }
 
@@ -452,7 +464,8 @@ struct method {
 	const char *note;
 };
 
-enum { M_KUNWIND, M_FP, M_LIBUNWIND, M_LIBUNWIND_PT, M_LIBDW, NR_METHODS };
+enum { M_KUNWIND, M_KUNWIND_CACHED, M_FP, M_LIBUNWIND, M_LIBUNWIND_PT, M_LIBDW,
+       NR_METHODS };
 
 static void print_frames(const struct bench *b, const struct method *m)
 {
@@ -489,6 +502,7 @@ static int compare(const struct method *ref, const struct method *m)
 
 static struct method methods[NR_METHODS] = {
 	[M_KUNWIND]	= { .name = "kunwind",	    .walk = kunwind_walk },
+	[M_KUNWIND_CACHED] = { .name = "kunwind-cache", .walk = kunwind_cached_walk },
 	[M_FP]		= { .name = "fp",	    .walk = fp_walk },
 	[M_LIBUNWIND]	= { .name = "libunwind",    .walk = libunwind_walk },
 	[M_LIBUNWIND_PT] = { .name = "libunwind-pt", .walk = libunwind_walk },
@@ -539,6 +553,9 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 	}
 
 	methods[M_KUNWIND].ctx = b;
+	methods[M_KUNWIND_CACHED].ctx = b;
+	methods[M_KUNWIND_CACHED].note = "256-entry lookup cache, warm";
+	kunwind_cache_clear(&k_cache);
 	for (i = M_FP; i < NR_METHODS; i++)
 		methods[i].ctx = &b->stack;
 	methods[M_FP].note = "rbp chain; ends in libc";

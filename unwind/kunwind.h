@@ -54,6 +54,11 @@ static inline const char *kunwind_seg_name(const struct kunwind_hdr *t,
 	return (const char *)t + t->strings + seg->name;
 }
 
+/* The rule of offset off in seg (the lookup without the segment scan). */
+const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
+					    const struct kunwind_seg *seg,
+					    u32 off);
+
 /* Row iteration, for dumps and debugfs: not on the lookup path. */
 struct kunwind_row_iter {
 	const struct kunwind_hdr *t;
@@ -89,7 +94,11 @@ struct kunwind_ops {
 	 */
 	const struct kunwind_hdr *(*find_table)(void *ctx, unsigned long ip,
 						unsigned long *bias);
-	/* Read the word at addr; false if it is not on a stack or faults. */
+	/*
+	 * Read the word at addr, which the walker has checked to lie on a
+	 * known stack; false if it faults.  NULL: the stacks are ordinary
+	 * memory of this address space, read directly.
+	 */
 	bool (*read)(void *ctx, unsigned long addr, unsigned long *val);
 	/* Bounds [lo, hi) of the stack holding sp; false if none does. */
 	bool (*stack)(void *ctx, unsigned long sp, unsigned long *lo,
@@ -101,11 +110,33 @@ struct kunwind_ops {
 #define KUNWIND_FIRST_CALLED	0x2	/* the first ip is a return address
 					   (a sleeping task's saved ip) */
 
+/*
+ * An optional cache of lookups, address -> rule, for callers that walk
+ * similar stacks again and again (profilers).  Direct mapped; the owner
+ * clears it (kunwind_cache_clear()) whenever a table it may have looked
+ * into goes away or moves.  Measured in make bench.
+ */
+#define KUNWIND_CACHE_SIZE	256
+
+struct kunwind_cache {
+	struct {
+		unsigned long addr;
+		struct kunwind_rule rule;	/* a copy: one load less */
+	} e[KUNWIND_CACHE_SIZE];
+};
+
+void kunwind_cache_clear(struct kunwind_cache *c);
+
 struct kunwind_state {
 	unsigned long ip, sp, bp;	/* the current frame */
 	unsigned long stack_lo, stack_hi;	/* the stack sp is on */
 	const struct kunwind_ops *ops;
 	void *ctx;
+	struct kunwind_cache *cache;	/* optional: set after kunwind_start() */
+	/* The segment of the last lookup: consecutive frames often share it. */
+	const struct kunwind_hdr *seg_table;
+	const struct kunwind_seg *seg;
+	unsigned long seg_lo, seg_len;
 	unsigned int depth, max_depth, flags;
 	bool exact_ip;		/* ip is not a return address: look it up as is */
 	bool unreliable;	/* some frame came from the rbp guess */

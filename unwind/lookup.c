@@ -214,17 +214,22 @@ u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
 	return lo - 1;
 }
 
+const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
+					    const struct kunwind_seg *seg,
+					    u32 off)
+{
+	u32 row = __kunwind_find(t, seg, off);
+
+	return &kunwind_rules(t)[row_rule(t, (const u8 *)t + seg->rows +
+					 row * row_stride(t))];
+}
+
 const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
 					unsigned long addr)
 {
 	const struct kunwind_seg *seg = kunwind_find_seg(t, addr);
-	u32 row;
 
-	if (!seg)
-		return NULL;
-	row = __kunwind_find(t, seg, addr - seg->base);
-	return &kunwind_rules(t)[row_rule(t, (const u8 *)t + seg->rows +
-					 row * row_stride(t))];
+	return seg ? kunwind_seg_rule(t, seg, addr - seg->base) : NULL;
 }
 
 void kunwind_row_iter_init(struct kunwind_row_iter *it,

@@ -30,10 +30,46 @@ static bool stop(struct kunwind_state *s, enum kunwind_stop why)
 	return false;
 }
 
-static bool read_word(struct kunwind_state *s, unsigned long addr,
-		      unsigned long *val)
+/*
+ * Every read is of a whole word on a known stack: the current one (the
+ * common case, checked here without a call) or another the caller's
+ * stack() hook vouches for.  Only then may ops->read, or a direct load
+ * when the caller has no read hook, touch the memory.
+ */
+static bool read_other_stack(struct kunwind_state *s, unsigned long addr,
+			     unsigned long *val)
 {
-	return s->ops->read(s->ctx, addr, val);
+	unsigned long lo, hi;
+
+	if (!s->ops->stack(s->ctx, addr, &lo, &hi) ||
+	    addr - lo > hi - lo - sizeof(long))
+		return false;
+	if (s->ops->read)
+		return s->ops->read(s->ctx, addr, val);
+	*val = *(const unsigned long *)addr;
+	return true;
+}
+
+static __attribute__((always_inline)) inline bool
+read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
+{
+	if (unlikely(addr - s->stack_lo > s->stack_hi - s->stack_lo - sizeof(long)))
+		return read_other_stack(s, addr, val);
+	if (s->ops->read)
+		return s->ops->read(s->ctx, addr, val);
+	*val = *(const unsigned long *)addr;
+	return true;
+}
+
+void kunwind_cache_clear(struct kunwind_cache *c)
+{
+	unsigned int i;
+
+	/* Address 0 is never looked up with a row: an empty entry says so. */
+	for (i = 0; i < KUNWIND_CACHE_SIZE; i++) {
+		c->e[i].addr = 0;
+		c->e[i].rule.type = KUNWIND_TYPE_NONE;
+	}
 }
 
 void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
@@ -45,6 +81,11 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 	s->bp = bp;
 	s->ops = ops;
 	s->ctx = ctx;
+	s->cache = NULL;
+	s->seg_table = NULL;
+	s->seg = NULL;
+	s->seg_lo = 0;
+	s->seg_len = 0;
 	s->depth = 0;
 	s->max_depth = max_depth;
 	s->flags = flags;
@@ -65,14 +106,44 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
  * register or signal frame were interrupted, not called: ip is the next
  * instruction to run and is looked up as is.
  */
+static const struct kunwind_rule *lookup(struct kunwind_state *s,
+					 unsigned long addr)
+{
+	const struct kunwind_hdr *t;
+	const struct kunwind_seg *seg;
+	unsigned long bias;
+
+	if (addr - s->seg_lo >= s->seg_len) {
+		t = s->ops->find_table(s->ctx, addr, &bias);
+		seg = t ? kunwind_find_seg(t, addr - bias) : NULL;
+		if (!seg)
+			return NULL;
+		s->seg_table = t;
+		s->seg = seg;
+		s->seg_lo = bias + seg->base;
+		s->seg_len = seg->size;
+	}
+	return kunwind_seg_rule(s->seg_table, s->seg, addr - s->seg_lo);
+}
+
 static const struct kunwind_rule *frame_rule(struct kunwind_state *s)
 {
 	unsigned long addr = s->exact_ip ? s->ip : s->ip - 1;
-	const struct kunwind_hdr *t;
-	unsigned long bias;
+	unsigned int i;
 
-	t = s->ops->find_table(s->ctx, addr, &bias);
-	return t ? kunwind_find(t, addr - bias) : NULL;
+	if (!s->cache)
+		return lookup(s, addr);
+	i = (addr ^ addr >> 8) & (KUNWIND_CACHE_SIZE - 1);
+	if (s->cache->e[i].addr != addr) {
+		const struct kunwind_rule *r = lookup(s, addr);
+
+		if (r)
+			s->cache->e[i].rule = *r;
+		else
+			s->cache->e[i].rule.type = KUNWIND_TYPE_NONE;
+		s->cache->e[i].addr = addr;
+	}
+	return &s->cache->e[i].rule;
 }
 
 /*
