@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Make a tiny busybox-static initramfs for QEMU test boots:
+#
+#	scripts/mkinitramfs.sh OUT.cpio.gz [FILE[:DEST]...]
+#
+# FILE ending in .ko	copied to /lib/modules/ and insmod'ed at boot, in the
+#			order given
+# FILE named test.sh	copied to /test.sh and run after the insmods
+# any other FILE	copied to /NAME (or to DEST when given as FILE:DEST)
+#
+# /init mounts proc, sysfs, devtmpfs and debugfs, loads the modules, runs
+# /test.sh, prints "kunwind-init: done status=N" (N = number of failed
+# insmods plus test.sh's exit status, 0 when all went well; qemu-run.sh
+# turns it into its exit code) and reboots: "reboot -f" works with or
+# without ACPI and, with QEMU's -no-reboot, ends the VM.  "poweroff -f" is
+# only the fallback, since it hangs on kernels without ACPI.
+set -euo pipefail
+
+die() { echo "mkinitramfs: error: $*" >&2; exit 1; }
+
+[ $# -ge 1 ] || die "usage: $0 OUT.cpio.gz [FILE[:DEST]...]"
+out=$1
+shift
+
+# busybox-static puts a static /bin/busybox in place of the dynamic one.
+busybox=/bin/busybox
+if ! dpkg-query -W -f='${Status}' busybox-static cpio 2>/dev/null |
+		grep -q 'ok installed.*ok installed'; then
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	echo "mkinitramfs: installing busybox-static cpio" >&2
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+		--no-install-recommends busybox-static cpio >&2
+fi
+# ldd succeeds only on a dynamic executable.
+ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not static"
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,root,lib/modules}
+cp "$busybox" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+# /dev/console before devtmpfs is up; kernels also ship one in their
+# built-in initramfs, so a non-root caller can do without it.
+if [ "$(id -u)" = 0 ]; then
+	mknod -m 600 "$root/dev/console" c 5 1
+fi
+: >"$root/lib/modules/order"
+
+for arg in "$@"; do
+	f=${arg%%:*}
+	dest=
+	[ "$f" != "$arg" ] && dest=${arg#*:}
+	[ -f "$f" ] || die "no such file: $f"
+	name=$(basename "$f")
+	if [ -n "$dest" ]; then
+		mkdir -p "$root/$(dirname "$dest")"
+		cp "$f" "$root/$dest"
+	elif [ "${name%.ko}" != "$name" ]; then
+		cp "$f" "$root/lib/modules/$name"
+		echo "$name" >>"$root/lib/modules/order"
+	elif [ "$name" = test.sh ]; then
+		cp "$f" "$root/test.sh"
+		chmod +x "$root/test.sh"
+	else
+		cp "$f" "$root/$name"
+	fi
+done
+
+cat >"$root/init" <<'EOF'
+#!/bin/sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug
+exec </dev/console >/dev/console 2>&1
+echo "kunwind-init: $(uname -r) up $(cut -d' ' -f1 /proc/uptime) s"
+status=0
+for m in $(cat /lib/modules/order); do
+	echo "kunwind-init: insmod $m"
+	insmod "/lib/modules/$m" || {
+		echo "kunwind-init: insmod $m failed"
+		status=$((status + 1))
+	}
+done
+if [ -x /test.sh ]; then
+	/test.sh
+	rc=$?
+	echo "kunwind-init: /test.sh exit $rc"
+	status=$((status + rc))
+fi
+echo "kunwind-init: done status=$status"
+sync
+reboot -f
+sleep 2
+poweroff -f
+EOF
+chmod +x "$root/init"
+
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet -R 0:0) | gzip -9n >"$out.tmp"
+mv "$out.tmp" "$out"

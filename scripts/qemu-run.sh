@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel + initramfs in QEMU with the serial console on stdout:
+#
+#	scripts/qemu-run.sh --kernel BZIMAGE --initrd CPIO [--append "ARGS"]
+#		[--timeout S] [--log FILE] [-- QEMU-ARGS...]
+#
+# The console log goes to stdout (carriage returns stripped) and, with
+# --log, to FILE.  QEMU runs with -no-reboot and panic=-1, so a reboot, a
+# poweroff and a panic all end it.  Exit status:
+#	0	QEMU exited, no kernel panic, and the initramfs (mkinitramfs.sh)
+#		reported "kunwind-init: done status=0" if it reported at all
+#	2	kernel panic, or the initramfs reported a non-zero status
+#	124	timeout (default 300 s): QEMU was killed
+#	other	QEMU's own failure
+# A panic must be caught from the log: with -no-reboot QEMU exits 0 on it.
+#
+# KVM is used only when /dev/kvm is usable and the CPU has vmx/svm; on the
+# project's machines it has neither and -enable-kvm hangs, so this is TCG.
+# KUNWIND_QEMU_ACCEL=tcg|kvm and KUNWIND_QEMU_CPU override the choice.
+set -euo pipefail
+
+die() { echo "qemu-run: error: $*" >&2; exit 1; }
+
+kernel='' initrd='' append='' timeout=300 log=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--initrd) initrd=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--) shift; break ;;
+	*) die "unknown argument '$1' (see the header of $0)" ;;
+	esac
+done
+[ -f "$kernel" ] || die "--kernel BZIMAGE missing or not a file"
+[ -f "$initrd" ] || die "--initrd CPIO missing or not a file"
+case "$timeout" in
+''|*[!0-9]*) die "--timeout wants whole seconds" ;;
+esac
+
+qemu="qemu-system-x86_64"
+if ! command -v $qemu >/dev/null; then
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	echo "qemu-run: installing qemu-system-x86" >&2
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+		--no-install-recommends qemu-system-x86 >&2
+fi
+
+accel=${KUNWIND_QEMU_ACCEL:-}
+if [ -z "$accel" ]; then
+	accel=tcg
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+			grep -qwE 'vmx|svm' /proc/cpuinfo; then
+		accel=kvm
+	fi
+fi
+# "max" under TCG has SMAP, PCID, FSGSBASE...: the kernel patches its entry
+# code and alternatives as on real hardware, which is what unwinding sees.
+if [ "$accel" = kvm ]; then
+	cpu=${KUNWIND_QEMU_CPU:-host}
+else
+	cpu=${KUNWIND_QEMU_CPU:-max}
+fi
+
+# Without --log, a temporary log is kept only when the run failed.
+tmplog=''
+[ -n "$log" ] || log=$(mktemp /tmp/qemu-run.XXXXXX.log) tmplog=$log
+: >"$log"
+
+start=$(date +%s.%N)
+set +e
+# stdin from /dev/null: QEMU must neither read the caller's terminal nor
+# switch it to raw mode.
+timeout -k 5 "$timeout" $qemu \
+	-accel "$accel" -cpu "$cpu" -m 1G -smp 2 \
+	-nodefaults -no-user-config -display none -no-reboot \
+	-serial stdio -monitor none \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 $append" \
+	"$@" </dev/null 2>&1 | tr -d '\r' | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+end=$(date +%s.%N)
+secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+
+status=$(sed -n 's/^kunwind-init: done status=\([0-9]*\).*/\1/p' "$log" |
+	tail -n1)
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "qemu-run: timeout after ${timeout} s, QEMU killed (log: $log)" >&2
+	exit 124
+elif [ "$rc" != 0 ]; then
+	echo "qemu-run: QEMU failed with status $rc after $secs s (log: $log)" >&2
+	exit "$rc"
+elif grep -q 'Kernel panic' "$log"; then
+	echo "qemu-run: kernel panic after $secs s (log: $log)" >&2
+	exit 2
+elif [ -n "$status" ] && [ "$status" != 0 ]; then
+	echo "qemu-run: init reported status $status after $secs s (log: $log)" >&2
+	exit 2
+fi
+if [ -n "$tmplog" ]; then
+	rm -f "$tmplog"
+	echo "qemu-run: ok, $accel, ${secs} s" >&2
+else
+	echo "qemu-run: ok, $accel, ${secs} s (log: $log)" >&2
+fi

@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (once) the kunwind test kernel from Debian's linux-source-6.12 and
+# print its build directory on the last line of stdout:
+#
+#	KDIR=$(scripts/test-kernel.sh) || exit
+#	qemu: $KDIR/arch/x86/boot/bzImage    symbols: $KDIR/vmlinux
+#	modules: make -C $KDIR/source O=$KDIR M=$PWD/mymod
+#
+# Idempotent and cheap when nothing changed.  The source is unpacked once
+# into $KUNWIND_CACHE/src-<version>; each build goes to
+# $KUNWIND_CACHE/build-<version>-<hash>, the hash covering the settings of
+# the config fragment (its CONFIG_ lines and base), the code of this script
+# (comments excluded, so documentation edits do not cost a rebuild) and the
+# compiler.  A changed fragment builds a new directory; old ones stay usable
+# until removed by hand.  One flock serialises callers: a second caller
+# waits, then finds the build done.  On failure the last 40 lines of
+# build.log (in the build dir) go to stderr and the exit status is 1.
+#
+# Environment:
+#	KUNWIND_CACHE	cache root (default $HOME/.cache/kunwind)
+#	KUNWIND_KCONFIG	config fragment (default scripts/test-kernel.config)
+#	KUNWIND_JOBS	make -j (default: number of CPUs)
+#
+# The fragment's header has the measured build times; build.log ends with
+# the wall and CPU time of each build.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
+frag=${KUNWIND_KCONFIG:-$here/test-kernel.config}
+jobs=${KUNWIND_JOBS:-$(nproc)}
+pkg=linux-source-6.12
+tarball=/usr/src/$pkg.tar.xz
+
+say() { echo "test-kernel: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# Debian packages the build needs; installed only when missing.
+need_pkgs() {
+	local p missing=
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'ok installed' || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	say "installing$missing"
+	local sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq >&2
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing >&2
+}
+
+# One lock for installing, unpacking and building: concurrent apt-get runs
+# would fail on dpkg's lock, concurrent builds would share a directory.
+mkdir -p "$cache"
+exec 9>"$cache/lock"
+if ! flock -n 9; then
+	say "waiting for another build (lock $cache/lock)"
+	flock 9
+fi
+
+need_pkgs $pkg gcc make bc bison flex libssl-dev libelf-dev cpio zstd \
+	rsync kmod xz-utils python3
+[ -f "$tarball" ] || die "$tarball missing after installing $pkg"
+[ -f "$frag" ] || die "no config fragment $frag"
+
+base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$frag" | head -n1)
+case "$base" in
+defconfig|tinyconfig|allnoconfig) ;;
+*) die "$frag: need a '# base: defconfig|tinyconfig' line" ;;
+esac
+
+# Key the build dir on the source version and on everything that decides
+# the result: the fragment, this script, the compiler.
+ver=$(dpkg-query -W -f='${Version}' $pkg | tr -c 'A-Za-z0-9.+\n-' '_')
+hash=$({
+	grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$frag"
+	grep -vE '^[[:space:]]*(#|$)' "$0"
+	gcc --version | head -n1
+} | sha256sum | cut -c1-12)
+src=$cache/src-$ver
+build=$cache/build-$ver-$hash
+log=$build/build.log
+
+if [ -f "$build/.kunwind-done" ]; then
+	echo "$build"
+	exit 0
+fi
+
+# Unpack once; a partial unpack never looks finished.
+if [ ! -f "$src/.kunwind-unpacked" ]; then
+	say "unpacking $tarball into $src"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
+	touch "$src.tmp/.kunwind-unpacked"
+	mv "$src.tmp" "$src"
+fi
+
+mkdir -p "$build"
+: >"$log"
+fail() {
+	say "$1 failed; last 40 lines of $log:"
+	tail -n 40 "$log" >&2
+	exit 1
+}
+kmake() {
+	echo "+ make $*" >>"$log"
+	make -C "$src" O="$build" "$@" >>"$log" 2>&1
+}
+
+say "building $base + $(basename "$frag") in $build (log: $log)"
+start=$(date +%s)
+if [ ! -f "$build/.config" ] || [ ! -f "$build/.kunwind-config" ]; then
+	kmake "$base" || fail "make $base"
+	# merge_config.sh -m: merge only, then olddefconfig resolves deps.
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
+		"$build/.config" "$frag" >>"$log" 2>&1 || fail merge_config
+	kmake olddefconfig || fail "make olddefconfig"
+	touch "$build/.kunwind-config"
+fi
+
+# Every option the fragment sets or unsets must have survived Kconfig.
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		opt=${line%%=*}
+		grep -qxF -- "$line" "$build/.config" && continue ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }
+		opt=${opt%% *}
+		grep -q "^$opt=" "$build/.config" || continue ;;
+	*) continue ;;
+	esac
+	# shellcheck disable=SC1087 # a regex bracket, not an array
+	got=$(grep -E "^(# )?$opt[= ]" "$build/.config" || echo "(absent)")
+	say "config: wanted '$line', got '$got'"
+	bad=1
+done <"$frag"
+if [ "$bad" = 1 ]; then
+	rm -f "$build/.kunwind-config"
+	die "config fragment not applied; see $build/.config"
+fi
+
+kmake -j"$jobs" all modules_prepare || fail "make -j$jobs all"
+[ -f "$build/arch/x86/boot/bzImage" ] || fail "bzImage"
+[ -f "$build/vmlinux" ] || fail "vmlinux"
+end=$(date +%s)
+rel=$(cat "$build/include/config/kernel.release")
+# CPU time too: on a shared machine the wall time says little.
+# "times" must run in this shell, not in a $(...) subshell.
+times >"$build/.times"
+cpu=$(tail -n1 "$build/.times")
+echo "build: $rel in $((end - start)) s at -j$jobs; cpu user/sys $cpu" \
+	>>"$log"
+say "built $rel in $((end - start)) s (cpu user/sys $cpu)"
+touch "$build/.kunwind-done"
+echo "$build"
