@@ -1,0 +1,2 @@
+# The generator on the test kernel vmlinux, vs readelf and libdw.
+CHECKS += tests/vmlinux.test
