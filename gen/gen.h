@@ -7,6 +7,8 @@
  *   cfi.c    CIE/FDE parsing and the CFA interpreter -> rows
  *   table.c  rows -> binary table (struct kunwind_hdr ...)
  *   dump.c   a table -> text, one row a line
+ *   hints.c  assembly hints (unwind/linux/kunwind_asm.h) -> rows
+ *   embed.c  a table -> section .kunwind of a relocatable object (libelf)
  */
 #ifndef _KUNWIND_GEN_H
 #define _KUNWIND_GEN_H
@@ -64,6 +66,7 @@ struct cfi_stats {
 	size_t cies, fdes, rows, unsupported;
 	size_t fdes_skipped;		/* outside any text section or empty */
 	size_t fdes_bad;		/* malformed: parse error, reported */
+	size_t hints;			/* assembly hints applied (hints.c) */
 };
 
 enum cfi_kind { CFI_EH_FRAME, CFI_DEBUG_FRAME };
@@ -85,6 +88,13 @@ int cfi_parse_file(struct kelf *e, const char *want, struct cfi_rows *out,
 		   struct cfi_stats *st);
 void cfi_rows_free(struct cfi_rows *r);
 
+/*
+ * hints.c: override rows with the assembly hints of KUNWIND_HINT_SECTION
+ * (after cfi_parse_file(), before table_build()).  Bad hints are reported
+ * and ignored; -1 only when out of memory.  Counts into st->hints.
+ */
+int hints_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
+
 /* table.c: rows -> table */
 struct table_stats {
 	size_t rows, rules, merged, gaps, overlaps, segs;
@@ -103,6 +113,14 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 /* One call for the common case: the table of the file at path. */
 void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
 		 struct table_stats *ts);
+
+/*
+ * embed.c: build the table of the relocatable object in (both frame
+ * sections and the hints, as kgen_table()) and write in, with the table
+ * in section .kunwind, to out (in place if out is NULL or in).  An older
+ * .kunwind is replaced.  0 on success, else a message went to stderr.
+ */
+int kgen_embed(const char *in, const char *out);
 
 /* dump.c */
 void dump_rule(FILE *f, const struct kunwind_rule *r);

@@ -9,7 +9,7 @@
 #include "gen.h"
 
 static const char usage[] =
-"usage: kunwind-gen COMMAND [--frame eh_frame|debug_frame] FILE [-o TABLE]\n"
+"usage: kunwind-gen COMMAND [--frame eh_frame|debug_frame] FILE [-o OUT]\n"
 "\n"
 "Reads the call-frame information of an ELF64 x86-64 object (relocatable\n"
 ".o/.ko, executable, shared library, vmlinux) and builds a kunwind table.\n"
@@ -19,8 +19,16 @@ static const char usage[] =
 "  build FILE -o T   write the binary table to T\n"
 "  stats FILE        rows, distinct rules, unsupported rows, and bytes of\n"
 "                    the table vs .eh_frame/.debug_frame/.eh_frame_hdr/ORC\n"
+"  embed FILE.o [-o OUT.o]\n"
+"                    add the table to the relocatable object FILE.o (in\n"
+"                    place, or to OUT.o) as section .kunwind, relocated by\n"
+"                    .rela.kunwind, with symbol __kunwind_table; a table\n"
+"                    already there is replaced (scripts/kunwind.mk)\n"
 "\n"
 "  --frame S         read only .S (eh_frame or debug_frame); default: both\n"
+"\n"
+"Relocatable objects' assembly hints (unwind/linux/kunwind_asm.h, section\n"
+KUNWIND_HINT_SECTION ") override the CFI rows they cover.\n"
 "\n"
 "See Documentation/format.rst and Documentation/gen.rst.\n";
 
@@ -55,6 +63,11 @@ static int build(const char *path, const char *frame, struct built *b)
 	if (cfi_parse_file(b->e, frame, &rows, &b->cs)) {
 		fprintf(stderr, "kunwind-gen: %s: no %s section\n", path,
 			frame ? frame : ".eh_frame or .debug_frame");
+		return -1;
+	}
+	if (hints_apply(b->e, &rows, &b->cs)) {
+		fprintf(stderr, "kunwind-gen: %s: out of memory\n", path);
+		cfi_rows_free(&rows);
 		return -1;
 	}
 	b->table = table_build(b->e, &rows, &b->len, &b->ts);
@@ -137,6 +150,7 @@ static int stats(struct built *b)
 	printf("cies %zu\nfdes %zu\nfdes_skipped %zu\nfdes_malformed %zu\n",
 	       b->cs.cies, b->cs.fdes, b->cs.fdes_skipped, b->cs.fdes_bad);
 	printf("cfi_rows %zu\nunsupported_rows %zu\n", b->cs.rows, b->cs.unsupported);
+	printf("hints %zu\n", b->cs.hints);
 	printf("table_rows %zu\nmerged %zu\ngaps %zu\noverlaps %zu\n",
 	       b->ts.rows, b->ts.merged, b->ts.gaps, b->ts.overlaps);
 	printf("segments %zu\nrules %zu\n", b->ts.segs, b->ts.rules);
@@ -184,6 +198,11 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "dump") && is_table_file(file))
 		return dump_table_file(file);
+	if (!strcmp(cmd, "embed")) {
+		if (frame)
+			goto bad;
+		return kgen_embed(file, out) ? 1 : 0;
+	}
 	if (strcmp(cmd, "dump") && strcmp(cmd, "build") && strcmp(cmd, "stats"))
 		goto bad;
 	if (!strcmp(cmd, "build") && !out)

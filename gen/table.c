@@ -320,7 +320,7 @@ void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
 	e = kelf_open(path);
 	if (!e)
 		return NULL;
-	if (!cfi_parse_file(e, NULL, &rows, cs))
+	if (!cfi_parse_file(e, NULL, &rows, cs) && !hints_apply(e, &rows, cs))
 		t = table_build(e, &rows, len, ts);
 	cfi_rows_free(&rows);
 	kelf_close(e);
