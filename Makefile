@@ -32,8 +32,10 @@ $(O)/kunwind-gen: $(O)/gen/main.o $(GEN_OBJ) $(CORE_OBJ)
 $(O)/kunwind-stack: $(O)/gen/stack.o $(O)/gen/core.o $(GEN_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(GEN_LIBS)
 
+# Host tools and tests, plus QEMU, busybox, headers and kernel sources for
+# the kernel tests (make check runs them all).
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh kernel
 
 # Test and benchmark fragments add their own targets and CHECKS.
 -include tests/*.mk bench/*.mk fuzz/*.mk
@@ -42,10 +44,12 @@ check: deps
 	@$(MAKE) --no-print-directory all $(CHECK_BUILD)
 	@tests/run $(CHECKS)
 
-# The main job.  Until the kernel module lands, the host demo.
+# The main job: the stock Debian kernel in QEMU with kunwind.ko and the
+# sample module, kunwind's backtraces beside the kernel's; then the host
+# demo (kunwind-stack on a core file).
 demo: deps
 	@$(MAKE) --no-print-directory all $(O)/tests/stackprog
-	@scripts/host-demo.sh
+	@scripts/demo.sh
 
 clean:
 	rm -rf $(O)
