@@ -150,6 +150,8 @@ static void test_check_refuses_corrupt(void)
 		((uint8_t *)c + seg->rows)[2] = 0);
 	CORRUPT("check_refuses_uncovered_start", KUNWIND_BAD_ORDER,
 		((uint8_t *)c + seg->rows)[0] = 4);
+	CORRUPT("check_refuses_empty_first_bucket", KUNWIND_BAD_ORDER,
+		((uint16_t *)((char *)c + seg->bucket))[1] = 0);
 	CORRUPT("check_refuses_decreasing_buckets", KUNWIND_BAD_ORDER,
 		((uint16_t *)((char *)c + seg->bucket))[2] = 0);
 	CORRUPT("check_refuses_empty_segment", KUNWIND_BAD_SEGMENT,

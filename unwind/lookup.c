@@ -103,8 +103,12 @@ static enum kunwind_bad seg_check(const struct kunwind_hdr *t,
 	bucket = (const u16 *)(base + seg->bucket);
 	rows = base + seg->rows;
 
-	/* The first row must start at offset 0 so every byte is covered. */
-	if (!seg->nr_rows || first_row(super, bucket, 0) != 0 || rows[0] != 0 ||
+	/*
+	 * Row 0 must start at offset 0, in bucket 0, so every byte is covered
+	 * and a lookup never steps before the first row.
+	 */
+	if (!seg->nr_rows || first_row(super, bucket, 0) != 0 ||
+	    first_row(super, bucket, 1) == 0 || rows[0] != 0 ||
 	    first_row(super, bucket, nb) != seg->nr_rows)
 		return KUNWIND_BAD_ORDER;
 
