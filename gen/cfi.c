@@ -104,6 +104,16 @@ static uint64_t rd_enc(struct rd *r, uint8_t enc)
 	return 0;
 }
 
+/*
+ * A factored offset: operand * data_align, computed modulo 2^64 so that
+ * hostile input cannot overflow a signed multiplication (the result of
+ * such input is rejected later, when it does not fit the table's fields).
+ */
+static int64_t factored(uint64_t v, int64_t align)
+{
+	return (int64_t)(v * (uint64_t)align);
+}
+
 /* A parsed CIE. */
 struct cie {
 	uint64_t off;
@@ -493,7 +503,7 @@ static bool run(struct ctx *c, const struct cie *cie, const uint8_t *p,
 			goto advance;
 		case 2:			/* DW_CFA_offset */
 			rr.kind = R_OFFSET;
-			rr.off = (int64_t)rd_uleb(&r) * cie->data_align;
+			rr.off = factored(rd_uleb(&r), cie->data_align);
 			set_reg(s, cie, low, rr);
 			continue;
 		case 3:			/* DW_CFA_restore */
@@ -539,7 +549,7 @@ static bool run(struct ctx *c, const struct cie *cie, const uint8_t *p,
 		case 0x05:		/* offset_extended */
 			reg = rd_uleb(&r);
 			rr.kind = R_OFFSET;
-			rr.off = (int64_t)rd_uleb(&r) * cie->data_align;
+			rr.off = factored(rd_uleb(&r), cie->data_align);
 			set_reg(s, cie, reg, rr);
 			break;
 		case 0x06:		/* restore_extended */
@@ -609,29 +619,29 @@ static bool run(struct ctx *c, const struct cie *cie, const uint8_t *p,
 		case 0x11:		/* offset_extended_sf */
 			reg = rd_uleb(&r);
 			rr.kind = R_OFFSET;
-			rr.off = rd_sleb(&r) * cie->data_align;
+			rr.off = factored(rd_sleb(&r), cie->data_align);
 			set_reg(s, cie, reg, rr);
 			break;
 		case 0x12:		/* def_cfa_sf */
 			s->cfa.kind = CFA_REG;
 			s->cfa.reg = rd_uleb(&r);
-			s->cfa.off = rd_sleb(&r) * cie->data_align;
+			s->cfa.off = factored(rd_sleb(&r), cie->data_align);
 			break;
 		case 0x13:		/* def_cfa_offset_sf */
 			if (s->cfa.kind == CFA_EXPR)
 				return false;
-			s->cfa.off = rd_sleb(&r) * cie->data_align;
+			s->cfa.off = factored(rd_sleb(&r), cie->data_align);
 			break;
 		case 0x14:		/* val_offset */
 			reg = rd_uleb(&r);
 			rr.kind = R_VAL_OFFSET;
-			rr.off = (int64_t)rd_uleb(&r) * cie->data_align;
+			rr.off = factored(rd_uleb(&r), cie->data_align);
 			set_reg(s, cie, reg, rr);
 			break;
 		case 0x15:		/* val_offset_sf */
 			reg = rd_uleb(&r);
 			rr.kind = R_VAL_OFFSET;
-			rr.off = rd_sleb(&r) * cie->data_align;
+			rr.off = factored(rd_sleb(&r), cie->data_align);
 			set_reg(s, cie, reg, rr);
 			break;
 		case 0x2e:		/* GNU_args_size: rsp at landing pads only */
@@ -640,7 +650,7 @@ static bool run(struct ctx *c, const struct cie *cie, const uint8_t *p,
 		case 0x2f:		/* GNU_negative_offset_extended */
 			reg = rd_uleb(&r);
 			rr.kind = R_OFFSET;
-			rr.off = -(int64_t)rd_uleb(&r) * cie->data_align;
+			rr.off = factored(-rd_uleb(&r), cie->data_align);
 			set_reg(s, cie, reg, rr);
 			break;
 		default:		/* GNU_window_save (SPARC) and unknown */

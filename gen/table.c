@@ -164,7 +164,8 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 	memset(st, 0, sizeof(*st));
 	if (rule_index(&m, &(struct kunwind_rule){ 0 }) != KUNWIND_RULE_NONE)
 		goto out;
-	qsort(rows->row, rows->nr, sizeof(*rows->row), row_cmp);
+	if (rows->nr)
+		qsort(rows->row, rows->nr, sizeof(*rows->row), row_cmp);
 
 	for (i = 0; i < rows->nr; i = j) {
 		struct seg_build *s, *p;

@@ -5,7 +5,7 @@
 #   scripts/deps.sh kernel     also what the QEMU/kernel tests need
 set -e
 pkgs="gcc make libelf-dev libdw-dev elfutils libunwind-dev gdb binutils clang
-      llvm python3 libc6-dbg linux-headers-amd64 kmod"
+      llvm libclang-rt-14-dev python3 libc6-dbg linux-headers-amd64 kmod"
 if [ "$1" = kernel ]; then
 	pkgs="$pkgs qemu-system-x86 busybox-static cpio zstd bc bison flex
 	      libssl-dev linux-headers-amd64 linux-image-amd64 linux-source-6.12

@@ -127,9 +127,14 @@ struct kunwind_cache {
 
 void kunwind_cache_clear(struct kunwind_cache *c);
 
+/* Stacks one walk may cross: x86-64 nests entry, exception, IRQ, task. */
+#define KUNWIND_MAX_STACKS	6
+
 struct kunwind_state {
 	unsigned long ip, sp, bp;	/* the current frame */
 	unsigned long stack_lo, stack_hi;	/* the stack sp is on */
+	unsigned long left[KUNWIND_MAX_STACKS];	/* stacks left, by lo */
+	unsigned int nr_left;
 	const struct kunwind_ops *ops;
 	void *ctx;
 	struct kunwind_cache *cache;	/* optional: set after kunwind_start() */

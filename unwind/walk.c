@@ -36,18 +36,32 @@ static bool stop(struct kunwind_state *s, enum kunwind_stop why)
  * stack() hook vouches for.  Only then may ops->read, or a direct load
  * when the caller has no read hook, touch the memory.
  */
+/* A stack the walker can use: at least one word, not wrapping. */
+static bool stack_of(struct kunwind_state *s, unsigned long addr,
+		     unsigned long *lo, unsigned long *hi)
+{
+	return s->ops->stack(s->ctx, addr, lo, hi) && *hi > *lo &&
+	       *hi - *lo >= sizeof(long);
+}
+
+static bool load(struct kunwind_state *s, unsigned long addr,
+		 unsigned long *val)
+{
+	if (s->ops->read)
+		return s->ops->read(s->ctx, addr, val);
+	/* Stack words may be misaligned (odd CFA offsets): no UB. */
+	__builtin_memcpy(val, (const void *)addr, sizeof(*val));
+	return true;
+}
+
 static bool read_other_stack(struct kunwind_state *s, unsigned long addr,
 			     unsigned long *val)
 {
 	unsigned long lo, hi;
 
-	if (!s->ops->stack(s->ctx, addr, &lo, &hi) ||
-	    addr - lo > hi - lo - sizeof(long))
+	if (!stack_of(s, addr, &lo, &hi) || addr - lo > hi - lo - sizeof(long))
 		return false;
-	if (s->ops->read)
-		return s->ops->read(s->ctx, addr, val);
-	*val = *(const unsigned long *)addr;
-	return true;
+	return load(s, addr, val);
 }
 
 static __attribute__((always_inline)) inline bool
@@ -55,19 +69,16 @@ read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 {
 	if (unlikely(addr - s->stack_lo > s->stack_hi - s->stack_lo - sizeof(long)))
 		return read_other_stack(s, addr, val);
-	if (s->ops->read)
-		return s->ops->read(s->ctx, addr, val);
-	*val = *(const unsigned long *)addr;
-	return true;
+	return load(s, addr, val);
 }
 
 void kunwind_cache_clear(struct kunwind_cache *c)
 {
 	unsigned int i;
 
-	/* Address 0 is never looked up with a row: an empty entry says so. */
+	/* No lookup is of address ~0 (ip - 1 of 0, or ip ~0): empty. */
 	for (i = 0; i < KUNWIND_CACHE_SIZE; i++) {
-		c->e[i].addr = 0;
+		c->e[i].addr = ~0UL;
 		c->e[i].rule.type = KUNWIND_TYPE_NONE;
 	}
 }
@@ -93,7 +104,8 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 	s->exact_ip = !(flags & KUNWIND_FIRST_CALLED);
 	s->unreliable = false;
 	s->stop = KUNWIND_STOP_NONE;
-	if (!ops->stack(ctx, sp, &s->stack_lo, &s->stack_hi))
+	s->nr_left = 0;
+	if (!stack_of(s, sp, &s->stack_lo, &s->stack_hi))
 		s->stop = KUNWIND_STOP_BAD_READ;
 }
 
@@ -238,14 +250,27 @@ bool kunwind_next(struct kunwind_state *s)
 
 	/*
 	 * The stack grows down, so a caller's sp is above its callee's.  A
-	 * register frame may switch stacks (IRQ -> task); then the new sp
-	 * must be on another known stack.
+	 * register frame or a stack switch may move to another known stack
+	 * (IRQ -> task); walking outwards, a walk never returns to a stack
+	 * it has left (ORC's visit mask), or it could bounce between two.
 	 */
 	if (sp - s->stack_lo < s->stack_hi - s->stack_lo) {
 		if (sp <= s->sp)
 			return stop(s, KUNWIND_STOP_SP_DIRECTION);
-	} else if (!s->ops->stack(s->ctx, sp, &s->stack_lo, &s->stack_hi)) {
-		return stop(s, KUNWIND_STOP_BAD_READ);
+	} else {
+		unsigned long lo, hi;
+		unsigned int i;
+
+		if (!stack_of(s, sp, &lo, &hi))
+			return stop(s, KUNWIND_STOP_BAD_READ);
+		for (i = 0; i < s->nr_left; i++)
+			if (s->left[i] == lo)
+				return stop(s, KUNWIND_STOP_SP_DIRECTION);
+		if (s->nr_left == KUNWIND_MAX_STACKS)
+			return stop(s, KUNWIND_STOP_DEPTH);
+		s->left[s->nr_left++] = s->stack_lo;
+		s->stack_lo = lo;
+		s->stack_hi = hi;
 	}
 
 	s->ip = ip;

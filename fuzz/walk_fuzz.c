@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz target: the walker over random stacks and tables.
+ *
+ * The fake stacks are malloc'ed at their exact size and walked at their
+ * real addresses, so ASan sees every byte the walker touches, whether it
+ * reads through ops->read (which must only be asked for words the walker
+ * has checked to lie on a stack, and may simulate a fault) or directly
+ * (ops->read NULL).  ops->stack knows the two stacks, ops->find_table
+ * returns one table.  Each kunwind_next() is checked against a model of
+ * one step written from the format's description (unwind/format.h,
+ * kunwind.h): what the rule says the caller's ip, sp and bp are, that sp
+ * grows on one stack and never comes back to a stack below where it left
+ * it, that a stopped walk stays stopped and unchanged, that the stop
+ * reason is one of the enum's, and that the walk ends within max_depth
+ * steps.  With a lookup cache the walk runs twice more, cold and warm, and
+ * must give the same frames.
+ *
+ * Input (every byte string is valid; missing bytes read as zero):
+ *
+ *   u8  mode      WALK_* bits below
+ *   u8  max_depth
+ *   table         WALK_RAW: u16 len, len bytes of table, u64 bias; the
+ *                 input is skipped unless kunwind_table_check() accepts it.
+ *                 Else a table synthesized from a compact description (see
+ *                 synth_table()); the checker must accept it.
+ *   stack sizes   for A, then B (WALK_TWO_STACKS): u16 words, u8 extra
+ *                 bytes (& 7)
+ *   word ip, word bp, u16 sp offset into A, u16 faulting offset into A
+ *   stack words   A's, then B's
+ *
+ * A "word" is u8 tag + u16 value, so that stacks hold plausible pointers
+ * without the fuzzer having to guess 64-bit addresses: tag & 3 selects
+ * text + value, stack A + value, stack B + value, or (raw) ~value.
+ */
+#include "fuzz.h"
+
+#define WALK_FP		0x01	/* KUNWIND_FP_FALLBACK */
+#define WALK_RAW	0x02	/* the table is raw bytes from the input */
+#define WALK_NO_TABLE	0x04	/* find_table() only covers the text */
+#define WALK_TWO_STACKS	0x08
+#define WALK_WIDE	0x10	/* synthesized table uses 3-byte rows */
+#define WALK_CALLED	0x20	/* KUNWIND_FIRST_CALLED */
+#define WALK_DIRECT	0x40	/* no read hook: the walker loads directly */
+#define WALK_CACHE	0x80	/* walk again with a lookup cache, twice */
+
+#define TEXT_BASE	0xffffffff81000000UL
+#define NO_FAULT	0xffff
+#define MAX_WORDS	1024
+#define MAX_FRAMES	256	/* max_depth is a u8 */
+#define MAX_RULES	64
+#define MAX_ROWS	256
+
+struct stack {
+	unsigned long lo;
+	size_t size;
+	uint8_t *mem;
+};
+
+struct walk_ctx {
+	const struct kunwind_hdr *t;
+	unsigned long bias, text_lo, text_hi;
+	unsigned int mode;
+	struct stack stk[2];
+	unsigned long fault;		/* reads of this word fail */
+	unsigned long last_sp[2];	/* the walk's sp when last on stk[i] */
+	bool seen[2];
+};
+
+/* One walk, to compare walks with and without the cache. */
+struct walk {
+	unsigned long ip[MAX_FRAMES], sp[MAX_FRAMES], bp[MAX_FRAMES];
+	unsigned int depth;
+	enum kunwind_stop stop;
+	bool unreliable;
+};
+
+static const struct stack *stack_of(const struct walk_ctx *c,
+				    unsigned long addr, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct stack *s = &c->stk[i];
+
+		if (s->size >= len && addr - s->lo <= s->size - len)
+			return s;
+	}
+	return NULL;
+}
+
+/* The walker uses only stacks that hold at least one word. */
+static const struct stack *usable_stack(const struct walk_ctx *c,
+					unsigned long addr)
+{
+	const struct stack *s = stack_of(c, addr, 1);
+
+	return s && s->size >= sizeof(long) ? s : NULL;
+}
+
+/* A fault only exists with a read hook: a direct load cannot fail. */
+static bool faults(const struct walk_ctx *c, unsigned long addr)
+{
+	return c->fault && !(c->mode & WALK_DIRECT) &&
+	       addr - c->fault + 7 < 15;
+}
+
+/* What a read of the word at addr gives: on a stack and not faulting. */
+static bool ctx_read(const struct walk_ctx *c, unsigned long addr,
+		     unsigned long *val)
+{
+	const struct stack *s = stack_of(c, addr, sizeof(*val));
+
+	if (!s || faults(c, addr))
+		return false;
+	memcpy(val, s->mem + (addr - s->lo), sizeof(*val));
+	return true;
+}
+
+/* The walker checks the bounds; the hook only reads (or faults). */
+static bool op_read(void *ctx, unsigned long addr, unsigned long *val)
+{
+	if (!stack_of(ctx, addr, sizeof(*val)))
+		fuzz_fail("read hook asked for %#lx, not a word on a stack",
+			  addr);
+	return ctx_read(ctx, addr, val);
+}
+
+static bool op_stack(void *ctx, unsigned long sp, unsigned long *lo,
+		     unsigned long *hi)
+{
+	const struct stack *s = stack_of(ctx, sp, 1);
+
+	if (!s)
+		return false;
+	*lo = s->lo;
+	*hi = s->lo + s->size;
+	return true;
+}
+
+static const struct kunwind_hdr *op_find_table(void *ctx, unsigned long ip,
+					       unsigned long *bias)
+{
+	const struct walk_ctx *c = ctx;
+
+	/* Only for ip in one of the table's segments, as the kernel does. */
+	if ((c->mode & WALK_NO_TABLE) && !kunwind_find_seg(c->t, ip - c->bias))
+		return NULL;
+	*bias = c->bias;
+	return c->t;
+}
+
+static const struct kunwind_ops ops_hook = {
+	.find_table = op_find_table,
+	.read = op_read,
+	.stack = op_stack,
+};
+
+static const struct kunwind_ops ops_direct = {
+	.find_table = op_find_table,
+	.stack = op_stack,
+};
+
+static unsigned long get_word(struct fuzz_in *in, const struct walk_ctx *c)
+{
+	uint8_t tag = fuzz_u8(in);
+	unsigned long v = fuzz_u16(in);
+
+	switch (tag & 3) {
+	case 0:
+		return c->text_lo + v;
+	case 1:
+		return c->stk[0].lo + v;
+	case 2:
+		return c->stk[1].lo + v;
+	default:
+		return ~v;
+	}
+}
+
+/*
+ * A stack of whole words and 0-7 bytes more: stacks are page-sized in the
+ * kernel, but the walker must not assume it.  Its address is its own.
+ */
+static void new_stack(struct fuzz_in *in, struct stack *s)
+{
+	size_t words = fuzz_u16(in) % (MAX_WORDS + 1);
+
+	s->size = words * sizeof(long) + fuzz_u8(in) % sizeof(long);
+	s->mem = malloc(s->size ? s->size : 1);
+	if (!s->mem)
+		abort();
+	s->lo = (unsigned long)s->mem;
+}
+
+static void fill_stack(struct fuzz_in *in, const struct walk_ctx *c,
+		       struct stack *s)
+{
+	size_t i;
+
+	for (i = 0; i + sizeof(long) <= s->size; i += sizeof(long)) {
+		unsigned long w = get_word(in, c);
+
+		memcpy(s->mem + i, &w, sizeof(w));
+	}
+	for (; i < s->size; i++)
+		s->mem[i] = fuzz_u8(in);
+}
+
+/*
+ * A valid table from a compact description: one segment at TEXT_BASE,
+ *   u8 nr_rules, then per rule: u8 type, u8 reg, s16 cfa_off, s16 bp_off
+ *   (type bit 7: cfa_off is a further s32), rule 0 forced to NONE;
+ *   u32 segment size (20 bits); u8 nr_rows, then per row: u16 gap, u8 rule.
+ * Written from the layout in format.h, independently of gen/table.c.
+ */
+static void *synth_table(struct fuzz_in *in, bool wide, size_t *len)
+{
+	struct kunwind_rule rules[MAX_RULES];
+	uint32_t start[MAX_ROWS], rule[MAX_ROWS];
+	uint32_t nr_rules = 1 + fuzz_u8(in) % MAX_RULES;
+	uint32_t size, nr_rows, nb, ns, i, b, stride = wide ? 3 : 2;
+	uint32_t off_rules, off_super, off_bucket, off_rows, off_str;
+	struct kunwind_hdr *t;
+	struct kunwind_seg *seg;
+	uint32_t *super;
+	uint16_t *bucket;
+	uint8_t *p;
+
+	for (i = 0; i < nr_rules; i++) {
+		uint8_t type = fuzz_u8(in), reg = fuzz_u8(in);
+		struct kunwind_rule *r = &rules[i];
+
+		r->cfa_off = (int16_t)fuzz_u16(in);
+		r->bp_off = (int16_t)fuzz_u16(in);
+		if (type & 0x80)
+			r->cfa_off = (int32_t)fuzz_u32(in);
+		r->type = i ? (type & 0x7f) % (KUNWIND_TYPE_MAX + 1) : 0;
+		if (r->type == KUNWIND_TYPE_PLT)
+			r->reg = reg & 15;
+		else if (r->type == KUNWIND_TYPE_CALL && reg % 3 == 2)
+			r->reg = KUNWIND_REG_SP_INDIRECT;
+		else
+			r->reg = reg & 1 ? KUNWIND_REG_BP : KUNWIND_REG_SP;
+	}
+
+	size = 1 + fuzz_u32(in) % (1 << 20);
+	nr_rows = 1 + fuzz_u8(in) % MAX_ROWS;
+	for (i = 0; i < nr_rows; i++) {
+		uint32_t gap = fuzz_u16(in);
+
+		start[i] = i ? start[i - 1] + 1 + gap : 0;
+		rule[i] = fuzz_u8(in) % nr_rules;
+		if (start[i] >= size || (i && start[i] <= start[i - 1]))
+			break;
+	}
+	nr_rows = i;
+
+	nb = (size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
+	ns = (nb >> (KUNWIND_SUPER_SHIFT - KUNWIND_BUCKET_SHIFT)) + 1;
+	off_rules = sizeof(*t) + sizeof(*seg);
+	off_super = off_rules + nr_rules * sizeof(struct kunwind_rule);
+	off_bucket = off_super + ns * 4;
+	off_rows = off_bucket + (nb + 1) * 2;
+	off_str = off_rows + nr_rows * stride;
+	*len = (off_str + sizeof(".text") + 7) & ~7UL;
+
+	t = calloc(1, *len);
+	if (!t)
+		abort();
+	p = (uint8_t *)t;
+	t->magic = KUNWIND_MAGIC;
+	t->version = KUNWIND_VERSION;
+	t->flags = wide ? KUNWIND_F_WIDE : 0;
+	t->size = *len;
+	t->nr_segs = 1;
+	t->nr_rules = nr_rules;
+	t->rules = off_rules;
+	t->strings = off_str;
+	seg = (struct kunwind_seg *)(t + 1);
+	seg->base = TEXT_BASE;
+	seg->size = size;
+	seg->name = 0;
+	seg->super = off_super;
+	seg->bucket = off_bucket;
+	seg->rows = off_rows;
+	seg->nr_rows = nr_rows;
+	memcpy(p + off_rules, rules, nr_rules * sizeof(rules[0]));
+	memcpy(p + off_str, ".text", sizeof(".text"));
+
+	/* first(b) = the number of rows starting before bucket b. */
+	super = (uint32_t *)(p + off_super);
+	bucket = (uint16_t *)(p + off_bucket);
+	for (b = 0, i = 0; b <= nb; b++) {
+		while (i < nr_rows && start[i] < b << KUNWIND_BUCKET_SHIFT)
+			i++;
+		if (!(b & (KUNWIND_BUCKETS_PER_SUPER - 1)))
+			super[b >> 8] = i;
+		bucket[b] = i - super[b >> 8];
+	}
+	for (i = 0; i < nr_rows; i++) {
+		uint8_t *row = p + off_rows + i * stride;
+
+		row[0] = start[i] & (KUNWIND_BUCKET_SIZE - 1);
+		row[1] = rule[i];
+		if (wide)
+			row[2] = rule[i] >> 8;
+	}
+	return t;
+}
+
+/*
+ * What one kunwind_next() must do, from the rule's description in
+ * format.h: the caller's frame, or which stop reasons are acceptable.
+ */
+struct step {
+	unsigned long ip, sp, bp;
+	bool exact, fp;
+	unsigned int stops;	/* acceptable stop reasons, 1 << enum */
+};
+
+#define STOP(x)	(1U << KUNWIND_STOP_##x)
+
+/* Returns true with the caller's frame in m if the rule yields one. */
+static bool model_rule(const struct walk_ctx *c, const struct kunwind_state *s,
+		       struct step *m)
+{
+	unsigned long addr = s->exact_ip ? s->ip : s->ip - 1, bias = 0, base;
+	const struct kunwind_hdr *t = op_find_table((void *)c, addr, &bias);
+	const struct kunwind_rule *r = t ? kunwind_find(t, addr - bias) : NULL;
+	unsigned int type = r ? r->type : KUNWIND_TYPE_NONE;
+
+	m->bp = s->bp;
+	m->exact = false;
+	m->fp = false;
+	m->stops = STOP(BAD_READ);
+	base = r && r->reg == KUNWIND_REG_BP ? s->bp : s->sp;
+	switch (type) {
+	case KUNWIND_TYPE_CALL:
+		/* A stack switch: the previous sp is saved at [rsp]. */
+		if (r->reg == KUNWIND_REG_SP_INDIRECT &&
+		    !ctx_read(c, s->sp, &base))
+			return false;
+		m->sp = base + r->cfa_off;
+		return ctx_read(c, m->sp - 8, &m->ip) &&
+		       (!r->bp_off || ctx_read(c, m->sp + r->bp_off, &m->bp));
+	case KUNWIND_TYPE_PLT:
+		m->sp = s->sp + r->cfa_off + ((s->ip & 15) >= r->reg ? 8 : 0);
+		return ctx_read(c, m->sp - 8, &m->ip);
+	case KUNWIND_TYPE_REGS:
+		m->exact = true;
+		base += r->cfa_off;
+		return ctx_read(c, base + KUNWIND_PT_REGS_IP, &m->ip) &&
+		       ctx_read(c, base + KUNWIND_PT_REGS_SP, &m->sp) &&
+		       ctx_read(c, base + KUNWIND_PT_REGS_BP, &m->bp);
+	case KUNWIND_TYPE_IRET:
+		m->exact = true;
+		base += r->cfa_off;
+		return ctx_read(c, base + KUNWIND_IRET_IP, &m->ip) &&
+		       ctx_read(c, base + KUNWIND_IRET_SP, &m->sp);
+	case KUNWIND_TYPE_SIGNAL:
+		m->exact = true;
+		base += r->cfa_off;
+		return ctx_read(c, base + KUNWIND_UC_IP, &m->ip) &&
+		       ctx_read(c, base + KUNWIND_UC_SP, &m->sp) &&
+		       ctx_read(c, base + KUNWIND_UC_BP, &m->bp);
+	case KUNWIND_TYPE_END:
+		m->stops = STOP(END);
+		return false;
+	case KUNWIND_TYPE_UNSUPPORTED:
+		m->stops = STOP(UNSUPPORTED);
+		return false;
+	default:	/* no row: only the rbp guess, which may decline */
+		m->stops = STOP(NO_ROW);
+		if (!(s->flags & KUNWIND_FP_FALLBACK))
+			return false;
+		m->stops |= STOP(BAD_READ);
+		m->fp = true;
+		m->sp = s->bp + 16;
+		return ctx_read(c, s->bp + 8, &m->ip) &&
+		       ctx_read(c, s->bp, &m->bp);
+	}
+}
+
+static void model_step(const struct walk_ctx *c, const struct kunwind_state *s,
+		       struct step *m)
+{
+	const struct stack *to;
+
+	if (s->depth + 1 >= s->max_depth) {
+		m->stops = STOP(DEPTH);
+		return;
+	}
+	if (!model_rule(c, s, m))
+		return;
+	/*
+	 * A frame the rule yields is refused only for where its sp lies: on
+	 * no usable stack, below sp on the same stack, or on a stack the walk
+	 * has left before (walk.c never returns to one).
+	 */
+	to = usable_stack(c, m->sp);
+	if (!to)
+		m->stops = STOP(BAD_READ);
+	else if (to->lo == s->stack_lo && m->sp <= s->sp)
+		m->stops = STOP(SP_DIRECTION);
+	else if (to->lo != s->stack_lo && c->seen[to - c->stk])
+		m->stops = STOP(SP_DIRECTION);
+	else
+		m->stops = 0;	/* must succeed */
+	/* The rbp guess may also decline: it is a guess (walk.c's policy). */
+	if (m->fp)
+		m->stops |= STOP(NO_ROW);
+}
+
+static const char *stops_str(unsigned int stops)
+{
+	static char buf[256];
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < KUNWIND_STOP_NR; i++)
+		if (stops & 1U << i)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 "%s'%s'", buf[0] ? " or " : "",
+				 kunwind_stop_str(i));
+	return buf[0] ? buf : "success";
+}
+
+static void check_step(struct walk_ctx *c, struct kunwind_state *s)
+{
+	struct kunwind_state old = *s;
+	const struct stack *to;
+	struct step m;
+	size_t k;
+	bool ok;
+
+	model_step(c, s, &m);
+	ok = kunwind_next(s);
+	if (!ok) {
+		enum kunwind_stop why = s->stop;
+
+		if (why <= KUNWIND_STOP_NONE || why >= KUNWIND_STOP_NR)
+			fuzz_fail("step %u failed with stop %d", old.depth,
+				  why);
+		if (!(m.stops & 1U << why))
+			fuzz_fail("step %u: stop '%s', expected %s", old.depth,
+				  kunwind_stop_str(why), stops_str(m.stops));
+		if (s->ip != old.ip || s->sp != old.sp || s->bp != old.bp ||
+		    s->depth != old.depth)
+			fuzz_fail("failed step %u changed the frame",
+				  old.depth);
+		if (kunwind_next(s) || s->stop != why || s->ip != old.ip ||
+		    s->sp != old.sp || s->depth != old.depth)
+			fuzz_fail("a stopped walk moved on");
+		return;
+	}
+
+	if (s->stop != KUNWIND_STOP_NONE || s->depth != old.depth + 1 ||
+	    s->depth >= s->max_depth)
+		fuzz_fail("step %u: stop %d, depth %u of %u", old.depth,
+			  s->stop, s->depth, s->max_depth);
+	if (m.stops && !m.fp)
+		fuzz_fail("step %u succeeded, expected %s", old.depth,
+			  stops_str(m.stops));
+	if (s->ip != m.ip || s->sp != m.sp || s->bp != m.bp ||
+	    s->exact_ip != m.exact)
+		fuzz_fail("step %u: got ip %#lx sp %#lx bp %#lx exact %d, "
+			  "expected ip %#lx sp %#lx bp %#lx exact %d",
+			  old.depth, s->ip, s->sp, s->bp, s->exact_ip, m.ip,
+			  m.sp, m.bp, m.exact);
+	if (m.fp && !s->unreliable)
+		fuzz_fail("step %u guessed with rbp but is not unreliable",
+			  old.depth);
+	if (s->unreliable && !(s->flags & KUNWIND_FP_FALLBACK))
+		fuzz_fail("unreliable without the rbp fallback");
+
+	/* The new sp is on a known stack, and grew if it is the same one. */
+	to = stack_of(c, s->sp, 1);
+	if (!to || s->stack_lo != to->lo ||
+	    s->sp - s->stack_lo >= s->stack_hi - s->stack_lo)
+		fuzz_fail("step %u: sp %#lx not on its stack [%#lx, %#lx)",
+			  old.depth, s->sp, s->stack_lo, s->stack_hi);
+	if (s->stack_lo == old.stack_lo && s->sp <= old.sp)
+		fuzz_fail("step %u: sp went from %#lx to %#lx on one stack",
+			  old.depth, old.sp, s->sp);
+	/*
+	 * Stacks nest (exception -> IRQ -> task): a walk may leave a stack
+	 * for another, even through a CALL frame (a stack-switch CFA, or an
+	 * rbp-based one around call_on_irqstack), but coming back to one it
+	 * left must not revisit the frames it walked there, or two stacks
+	 * can send the walk back and forth until max_depth.
+	 */
+	k = to - c->stk;
+	if (c->seen[k] && s->sp <= c->last_sp[k])
+		fuzz_fail("step %u: back on stack %#lx at sp %#lx, already "
+			  "walked up to %#lx there", old.depth, s->stack_lo,
+			  s->sp, c->last_sp[k]);
+	c->seen[k] = true;
+	c->last_sp[k] = s->sp;
+}
+
+static void walk(struct walk_ctx *c, struct walk *w, unsigned long ip,
+		 unsigned long sp, unsigned long bp, unsigned int max_depth,
+		 struct kunwind_cache *cache, bool trace)
+{
+	unsigned int flags = (c->mode & WALK_FP ? KUNWIND_FP_FALLBACK : 0) |
+			     (c->mode & WALK_CALLED ? KUNWIND_FIRST_CALLED : 0);
+	struct kunwind_state s;
+	unsigned int steps = 0;
+
+	kunwind_start(&s, c->mode & WALK_DIRECT ? &ops_direct : &ops_hook, c,
+		      ip, sp, bp, max_depth, flags);
+	s.cache = cache;
+	if (s.exact_ip != !(flags & KUNWIND_FIRST_CALLED))
+		fuzz_fail("start: exact_ip %d with flags %#x", s.exact_ip,
+			  flags);
+	if (s.stop != (usable_stack(c, sp) ? KUNWIND_STOP_NONE :
+					     KUNWIND_STOP_BAD_READ))
+		fuzz_fail("start: stop '%s' with sp %#lx",
+			  kunwind_stop_str(s.stop), sp);
+	c->seen[0] = c->seen[1] = false;
+	if (!s.stop) {
+		c->seen[stack_of(c, sp, 1) - c->stk] = true;
+		c->last_sp[stack_of(c, sp, 1) - c->stk] = sp;
+	}
+	w->ip[0] = s.ip;
+	w->sp[0] = s.sp;
+	w->bp[0] = s.bp;
+	/* Each step walks a frame or stops; max_depth - 1 frames at most. */
+	while (!kunwind_done(&s)) {
+		if (++steps > (max_depth ? max_depth : 1))
+			fuzz_fail("walk did not stop after %u steps, "
+				  "max_depth %u", steps, max_depth);
+		w->ip[s.depth] = s.ip;
+		w->sp[s.depth] = s.sp;
+		w->bp[s.depth] = s.bp;
+		if (trace)
+			fprintf(stderr, "#%u ip %#lx sp %#lx bp %#lx\n",
+				s.depth, s.ip, s.sp, s.bp);
+		check_step(c, &s);
+	}
+	w->depth = s.depth;
+	w->stop = s.stop;
+	w->unreliable = s.unreliable;
+	if (trace)
+		fprintf(stderr, "stop: %s after %u frames%s%s\n",
+			kunwind_stop_str(s.stop), s.depth,
+			s.unreliable ? " (unreliable)" : "",
+			cache ? " (cached lookups)" : "");
+}
+
+/* A cache changes how rules are found, never which. */
+static void same_walk(const struct walk *a, const struct walk *b,
+		      const char *what)
+{
+	unsigned int i;
+
+	if (a->depth != b->depth || a->stop != b->stop ||
+	    a->unreliable != b->unreliable)
+		fuzz_fail("%s: %u frames, stop '%s', unreliable %d; without "
+			  "the cache %u, '%s', %d", what, b->depth,
+			  kunwind_stop_str(b->stop), b->unreliable, a->depth,
+			  kunwind_stop_str(a->stop), a->unreliable);
+	for (i = 0; i <= a->depth; i++)
+		if (a->ip[i] != b->ip[i] || a->sp[i] != b->sp[i] ||
+		    a->bp[i] != b->bp[i])
+			fuzz_fail("%s: frame %u differs", what, i);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	static int trace = -1;	/* WALK_FUZZ_TRACE=1: print each walk */
+	static struct walk w[3];
+	struct fuzz_in in = { data, len };
+	struct walk_ctx c = { .mode = fuzz_u8(&in) };
+	unsigned int max_depth = fuzz_u8(&in);
+	struct kunwind_cache *cache;
+	unsigned long ip, bp, sp;
+	enum kunwind_bad bad;
+	uint16_t fault;
+	void *t;
+	size_t tlen;
+
+	if (trace < 0)
+		trace = !!getenv("WALK_FUZZ_TRACE");
+	if (c.mode & WALK_RAW) {
+		tlen = fuzz_u16(&in);
+		tlen = tlen < in.n ? tlen : in.n;
+		t = fuzz_aligned_copy(in.p, tlen);
+		in.p += tlen;
+		in.n -= tlen;
+		c.bias = fuzz_u64(&in);
+		if (kunwind_table_check(t, tlen)) {
+			free(t);
+			return -1;	/* not worth keeping in the corpus */
+		}
+	} else {
+		t = synth_table(&in, c.mode & WALK_WIDE, &tlen);
+		bad = kunwind_table_check(t, tlen);
+		if (bad)
+			fuzz_fail("synthesized table refused: %s",
+				  kunwind_bad_str(bad));
+	}
+	c.t = t;
+	if (c.t->nr_segs) {
+		c.text_lo = kunwind_segs(c.t)->base + c.bias;
+		c.text_hi = c.text_lo + kunwind_segs(c.t)->size;
+	}
+
+	new_stack(&in, &c.stk[0]);
+	if (c.mode & WALK_TWO_STACKS)
+		new_stack(&in, &c.stk[1]);
+	ip = get_word(&in, &c);
+	bp = get_word(&in, &c);
+	sp = c.stk[0].lo + fuzz_u16(&in);
+	fault = fuzz_u16(&in);
+	if (fault != NO_FAULT)
+		c.fault = c.stk[0].lo + fault;
+	fill_stack(&in, &c, &c.stk[0]);
+	fill_stack(&in, &c, &c.stk[1]);
+
+	walk(&c, &w[0], ip, sp, bp, max_depth, NULL, trace);
+	if (c.mode & WALK_CACHE) {
+		cache = malloc(sizeof(*cache));
+		if (!cache)
+			abort();
+		kunwind_cache_clear(cache);
+		walk(&c, &w[1], ip, sp, bp, max_depth, cache, trace);
+		same_walk(&w[0], &w[1], "cold cache");
+		walk(&c, &w[2], ip, sp, bp, max_depth, cache, trace);
+		same_walk(&w[0], &w[2], "warm cache");
+		free(cache);
+	}
+
+	free(c.stk[0].mem);
+	free(c.stk[1].mem);
+	free(t);
+	return 0;
+}
