@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kunwind against the kernel's ORC unwinder inside the test kernel:
+#
+#	bench/kernel-bench.sh
+#
+# Boots the test kernel in QEMU with kunwind.ko and kunit/kunwind_bench.ko,
+# which times kunwind_save() and stack_trace_save() on the same stacks
+# (the same call instruction, three depths, alternating batches) in one
+# run, and prints
+#
+#	bench: kernel ratio kunwind/orc=<x>		(ns per frame; goal <= 1)
+#	bench: kernel vmlinux table ... vs ORC ...	(bytes)
+#	bench: kernel module <m>.ko table ... vs ORC ...
+#
+# QEMU TCG makes the nanoseconds meaningless; only the ratio counts.
+# The sizes: kunwind's table (vmlinux: the file kunwind.ko's build made
+# with kunwind-gen; a module: its .kunwind section) against ORC's
+# .orc_unwind + .orc_unwind_ip (vmlinux also has .orc_lookup, reported
+# apart).  The sample module (sample/) is built against the test kernel
+# for the size report when it builds; KUNWIND_BENCH_KO="a.ko b.ko" adds
+# more modules.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+out=${KUNWIND_KUNIT_OUT:-$root/build/kunit}
+
+die() { echo "bench: error: $*" >&2; exit 1; }
+
+kdir=$("$root/scripts/test-kernel.sh" | tail -n1) || die "no test kernel"
+mods=$("$root/scripts/kunit-run.sh" --build | tail -n1)
+[ -f "$mods/kunwind.ko" ] && [ -f "$mods/kunit/kunwind_bench.ko" ] ||
+	die "modules not built (scripts/kunit-run.sh --build)"
+sample=
+if [ -f "$mods/sample/Kbuild" ] &&
+   make -C "$kdir" M="$mods/sample" KUNWIND_GEN="$root/build/kunwind-gen" \
+	KUNWIND_DIR="$mods" modules >"$out/bench-sample.log" 2>&1; then
+	sample=$mods/sample/kunwind_sample.ko
+else
+	echo "bench: kernel note: sample module not built (log: $out/bench-sample.log)" >&2
+fi
+
+"$root/scripts/mkinitramfs.sh" "$out/bench.cpio.gz" "$mods/kunwind.ko" \
+	"$mods/kunit/kunwind_bench.ko" >&2
+log=$out/bench-console.log
+"$root/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
+	--initrd "$out/bench.cpio.gz" --timeout 600 --log "$log" >/dev/null ||
+	die "QEMU run failed (console: $log)"
+
+sed -n 's/.*kunwind-bench: \(depth .*\)/bench: kernel \1/p' "$log"
+grep -q 'TRACES DIFFER' "$log" &&
+	echo "bench: kernel warning: kunwind and ORC traces differ (console: $log)"
+ratio=$(sed -n 's/.*kunwind-bench: ratio kunwind\/orc=\([0-9.]*\).*/\1/p' "$log")
+[ -n "$ratio" ] || die "no ratio in $log"
+echo "bench: kernel ratio kunwind/orc=$ratio"
+
+# A section's size in bytes, by exact name, from readelf -SW (hex; mawk
+# has no strtonum, so the shell converts).
+hexsize() {
+	local h
+	h=$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk -v s="$2" '$1 == s { print $5; exit }')
+	echo $((16#${h:-0}))
+}
+ratio2() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'; }
+
+vt=$(stat -c %s "$mods/unwind/linux/vmlinux.kunwind" 2>/dev/null || echo 0)
+vo=$(( $(hexsize "$kdir/vmlinux" .orc_unwind) + $(hexsize "$kdir/vmlinux" .orc_unwind_ip) ))
+vl=$(hexsize "$kdir/vmlinux" .orc_lookup)
+echo "bench: kernel vmlinux table $vt bytes vs ORC $vo bytes (.orc_unwind + .orc_unwind_ip; .orc_lookup $vl more): kunwind/orc=$(ratio2 "$vt" "$vo")"
+for ko in $sample "$mods/kunit/kunwind_test.ko" "$mods/kunit/kunwind_bench.ko" \
+	${KUNWIND_BENCH_KO:-}; do
+	[ -f "$ko" ] || continue
+	mt=$(hexsize "$ko" .kunwind)
+	mo=$(( $(hexsize "$ko" .orc_unwind) + $(hexsize "$ko" .orc_unwind_ip) ))
+	echo "bench: kernel module $(basename "$ko") table $mt bytes vs ORC $mo bytes: kunwind/orc=$(ratio2 "$mt" "$mo")"
+done

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the KUnit suites of kunwind_test.ko and by its helper module
+ * kunwind_test_helper.ko (the second, small module that the registry
+ * suite loads and unloads).
+ *
+ *   table.c      synthetic tables built in C (lookup and walk suites)
+ *   trace.c      one stack walked by kunwind and by the kernel's ORC
+ *                unwinder, and the frame-for-frame comparison
+ *   main.c       module init/exit, what must be recorded during init,
+ *                the helper module's rendezvous, insmod/rmmod
+ *   asm_frames.S, helper_sections.S   assembly called by the suites
+ */
+#ifndef _KUNWIND_TEST_H
+#define _KUNWIND_TEST_H
+
+#include <linux/types.h>
+
+#define KT_MAX_FRAMES	64
+
+/* Which section of the helper module a probe came from. */
+enum kt_sec {
+	KT_SEC_TEXT,
+	KT_SEC_INIT,
+	KT_SEC_EXIT,
+	KT_SEC_UNLIKELY,
+	KT_SEC_NR,
+	KT_SEC_BAD = KT_SEC_NR,		/* the bad-table module's probe */
+};
+
+/*
+ * What the helper module tells kunwind_test.ko when it comes up; kept by
+ * value, so nothing points into the helper after it is gone.
+ */
+struct kt_helper_info {
+	struct module *mod;
+	unsigned long sec_fn[KT_SEC_NR];	/* the asm function at offset 0 */
+	unsigned long text_fn;			/* a C function in .text */
+	bool bad_table;				/* the copy whose table is corrupt */
+};
+
+/* helper_sections.S: each calls kunwind_test_section_probe(sec). */
+void kth_sec_text(int sec);
+void kth_sec_init(int sec);
+void kth_sec_exit(int sec);
+void kth_sec_unlikely(int sec);
+
+/* Exported by kunwind_test.ko for the helper module. */
+void kunwind_test_helper_up(const struct kt_helper_info *info);
+void kunwind_test_helper_down(const struct kt_helper_info *info);
+/* Called by the helper's assembly, one per section: walks from here. */
+void kunwind_test_section_probe(int sec);
+
+#ifndef KT_HELPER
+
+#include <kunit/test.h>
+#include "unwind/kunwind.h"
+
+/* ---- table.c ---- */
+
+struct kt_row {
+	u32 start, end;			/* [start, end) in the segment */
+	struct kunwind_rule rule;
+};
+
+struct kt_seg {
+	const char *name;
+	u64 base;
+	u32 size;
+	const struct kt_row *rows;	/* sorted, not overlapping */
+	unsigned int nr_rows;
+};
+
+/*
+ * A table of nr segments as kunwind-gen would build it (rules
+ * deduplicated, gaps covered by KUNWIND_RULE_NONE, wide rows above 256
+ * rules), allocated with kunit_kzalloc(): freed with the test.
+ */
+struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs,
+				   unsigned int nr, size_t *len);
+
+static inline struct kunwind_rule kt_call(int reg, int cfa, int bp)
+{
+	return (struct kunwind_rule){ .type = KUNWIND_TYPE_CALL, .reg = reg,
+				      .cfa_off = cfa, .bp_off = bp };
+}
+
+static inline struct kunwind_rule kt_typed(int type, int reg, int cfa)
+{
+	return (struct kunwind_rule){ .type = type, .reg = reg, .cfa_off = cfa };
+}
+
+/* ---- trace.c ---- */
+
+struct kt_trace {
+	unsigned long ip[KT_MAX_FRAMES];
+	unsigned long sp[KT_MAX_FRAMES];	/* kunwind only */
+	unsigned int flags[KT_MAX_FRAMES];	/* KUNWIND_FRAME_*; ORC: 0 */
+	unsigned int n;
+	int stop;				/* kunwind: enum kunwind_stop */
+	bool orc_error;				/* ORC: unwind_error() at the end */
+};
+
+/*
+ * kunwind's walk through the public callback API, and the kernel's ORC
+ * walk exactly as arch_stack_walk() makes it (exported __unwind_start(),
+ * unwind_next_frame(), unwind_get_return_address()).
+ *
+ * From current, both begin with the return address into the caller of
+ * kt_*_here() (like stack_trace_save(..., 0)); from regs, with regs->ip;
+ * from a sleeping task, with its saved return address.
+ */
+void kt_kunwind_here(struct kt_trace *t);
+void kt_orc_here(struct kt_trace *t);
+void kt_kunwind_regs(struct kt_trace *t, struct pt_regs *regs);
+void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs);
+void kt_kunwind_task(struct kt_trace *t, struct task_struct *task);
+void kt_orc_task(struct kt_trace *t, struct task_struct *task);
+
+/* Both walks of current from the caller of kt_both_here(). */
+void kt_both_here(struct kt_trace *kun, struct kt_trace *orc);
+
+/*
+ * Frame-for-frame comparison.  Frames where ORC's walk ended or kunwind
+ * stopped are not compared beyond the shorter trace only when the reason
+ * is one of the documented differences (see trace.c); every other
+ * difference fails, with both traces printed.  first_same_fn: frame 0
+ * was taken at two different call sites of one function, so only its
+ * function must agree.  Returns the number of frames compared.
+ */
+unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
+				  const struct kt_trace *kun,
+				  const struct kt_trace *orc,
+				  bool first_same_fn);
+void kt_print_trace(struct kunit *test, const char *who,
+		    const struct kt_trace *t);
+bool kt_trace_has(const struct kt_trace *t, unsigned long lo, unsigned long hi);
+/* Is ip in the function named fn (GCC suffixes such as .isra.0 too)? */
+bool kt_ip_in(unsigned long ip, const char *fn);
+
+/*
+ * How many compared frames were checked, how many came from the ORC
+ * fallback and why: no row for the caller's address (or a gap row), a
+ * row kunwind does not follow (undefined, unsupported), or a row whose step failed
+ * at run time (its CFA left the stack: CFI wrong for the running code).
+ */
+struct kt_compare_stats {
+	unsigned long frames, orc_frames, differences;
+	unsigned long orc_no_row, orc_not_followed, orc_step_failed;
+};
+extern struct kt_compare_stats kt_stats;
+
+/* ---- asm_frames.S (asm_test.c) ---- */
+
+struct kt_asm_point;
+struct kt_noret;
+void kt_asm_cfi(struct kt_asm_point *p);
+void kt_asm_call(struct kt_asm_point *p);
+void kt_asm_regs(struct kt_asm_point *p);
+void kt_asm_iret(struct kt_asm_point *p);
+void kt_asm_switch(struct kt_asm_point *p, unsigned long *tos);
+void kt_asm_end(struct kt_asm_point *p);
+void kt_asm_undefined(struct kt_asm_point *p);
+void __noreturn kt_asm_noret_caller(struct kt_noret *n);
+void kt_asm_after_noret(struct kt_noret *n);
+extern const char kt_asm_regs_ip[], kt_asm_iret_ip[];
+/* Called by asm_frames.S */
+void kt_asm_probe(struct kt_asm_point *p);
+void __noreturn kt_noreturn_probe(struct kt_noret *n, void *local);
+
+/* ---- main.c ---- */
+
+/* Recorded by the test module's __init code while init text is live. */
+struct kt_init_record {
+	unsigned long init_fn;		/* an __init function of this module */
+	bool init_rule_found;		/* kunwind_find_rule(init_fn) then */
+	int init_seg_state;		/* kunwind_reg_seg_state() then */
+	bool walked;
+	struct kt_trace kun, orc;	/* walked from an __init function */
+};
+extern struct kt_init_record kt_init_record;
+
+/* The helper module's rendezvous (registry suite). */
+struct kt_probe {
+	bool done;
+	unsigned long call_ip;		/* return address into the asm */
+	struct kunwind_rule rule;	/* kunwind_find_rule(call_ip - 1) */
+	bool rule_found;
+	char seg_name[24];		/* the segment holding call_ip - 1 */
+	unsigned long seg_off;		/* call_ip's offset in it */
+	int seg_state;			/* kunwind_reg_seg_state() then */
+	char fn1[48];			/* frame 1's function, named then */
+	struct kt_trace kun, orc;
+};
+
+struct kt_helper_state {
+	struct kt_helper_info info;	/* the latest helper_up() */
+	unsigned long ups, downs;
+	struct kt_probe probe[KT_SEC_NR + 1];
+	/* kunwind's view of its init function during its init */
+	bool init_rule_found;
+	int init_seg_state;
+};
+extern struct kt_helper_state kt_helper;
+
+/* Run /bin/insmod or /bin/rmmod, or any program; 0 on success. */
+int kt_run(const char *a0, const char *a1, const char *a2);
+int kt_insmod(const char *name);
+int kt_rmmod(const char *name);
+extern char *kt_module_dir;
+
+#endif /* !KT_HELPER */
+#endif /* _KUNWIND_TEST_H */

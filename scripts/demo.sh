@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo: kunwind.ko on a stock Debian kernel, then the host demo.
+#
+#	scripts/demo.sh [KVER] [POINT...]
+#
+# Part 1 boots the stock Debian kernel KVER (default 6.1, bookworm's own;
+# 6.12 also works) in QEMU with kunwind.ko and the sample module
+# (scripts/stock-boot.sh: build, initramfs, boot, about 30 s) and prints,
+# for a few points of sample/sample.c (or the POINTs given, numbers),
+# kunwind's backtrace beside the kernel's dump_stack(), then one line per
+# point.  Part 2 is the host demo (scripts/host-demo.sh): kunwind-gen and
+# kunwind-stack on a core file; it needs build/tests/stackprog and
+# build/kunwind-stack (make demo builds them) and is skipped without.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+kver=6.1
+case "${1:-}" in
+6.*) kver=$1; shift ;;
+esac
+# depth 4, pt_regs frame, stack switch, softirq, no-return, sleeping task
+points=${*:-2 6 8 11 13 14}
+
+echo "== part 1: kunwind.ko on Debian's stock $kver kernel in QEMU"
+echo "kunwind demo: at each point, the sample module's stack as kunwind.ko walks it (left; T: a step by a kunwind table, O: by the ORC fallback, used for vmlinux without its -dbg package) beside the kernel's own dump_stack() (right; RIP: an interrupted ip); '=' marks equal frames."
+log=$("$top/scripts/stock-boot.sh" "$kver" | tail -n1) || {
+	echo "demo: scripts/stock-boot.sh $kver failed; console: $log" >&2
+	exit 1
+}
+echo
+# shellcheck disable=SC2086
+python3 "$top/tests/stock.test" --show "$log" $points
+echo
+echo "(all of it: $log)"
+
+echo
+echo "== part 2: the host demo (scripts/host-demo.sh)"
+if [ -x "$top/build/tests/stackprog" ] && [ -x "$top/build/kunwind-stack" ]
+then
+	"$top/scripts/host-demo.sh"
+else
+	echo "skipped: build/tests/stackprog or build/kunwind-stack missing" \
+	     "(make all build/tests/stackprog)"
+fi

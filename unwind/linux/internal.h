@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kunwind.ko internals: the table registry, the kernel walk and the
+ * counters.  Shared by unwind/linux/ and by the KUnit suites in kunit/,
+ * for which every function here is exported GPL.  Kept small and stable.
+ *
+ * Concurrency: lookups (kunwind_find_table(), kunwind_find_rule(), every
+ * walk) take no lock and may run in any context, NMI included; they pair
+ * with the registry's list_add_rcu()/list_del_rcu() + synchronize_rcu().
+ * Registration and unregistration sleep.
+ */
+#ifndef _KUNWIND_INTERNAL_H
+#define _KUNWIND_INTERNAL_H
+
+#include <linux/types.h>
+#include <linux/printk.h>
+#include "../kunwind.h"
+#include "kunwind_api.h"
+
+struct module;
+struct task_struct;
+struct pt_regs;
+struct seq_file;
+
+/*
+ * The one warning macro for what should never happen at run time (a
+ * walk finding an inconsistency that a checked table cannot cause): one
+ * line, once per call site, no stack dump, no BUG().  Evaluates to cond.
+ * A refused table is not this: it gets one pr_warn() per registration.
+ */
+#define KUNWIND_WARN_ONCE(cond, fmt, ...)				\
+({									\
+	bool __kw_cond = !!(cond);					\
+	if (unlikely(__kw_cond))					\
+		pr_warn_once(fmt "\n", ##__VA_ARGS__);		\
+	unlikely(__kw_cond);						\
+})
+
+/* ---- registry.c ---------------------------------------------------- */
+
+/* Where an object's code lives, in run-time addresses: [start, end). */
+struct kunwind_text {
+	unsigned long start, end;
+	bool init;	/* freed after init: see kunwind_reg_init_done() */
+};
+
+/*
+ * The state of one segment of a registered table (debugfs shows it).
+ * DROPPED: e.g. .exit.text without CONFIG_MODULE_UNLOAD, vmlinux's
+ * .init.text (freed before kunwind.ko loads).
+ */
+enum kunwind_seg_state {
+	KUNWIND_SEG_LIVE,	/* inside core text: looked up */
+	KUNWIND_SEG_INIT,	/* inside init text: looked up until init is freed */
+	KUNWIND_SEG_DEAD,	/* init text, freed */
+	KUNWIND_SEG_DROPPED,	/* outside the object's text: not loaded */
+};
+
+struct kunwind_reg;
+
+/*
+ * Register a table.  table/len: the relocated table (8-byte aligned),
+ * which must stay mapped until kunwind_unregister_table() returns; bias:
+ * run-time address minus table address (vmlinux: the KASLR offset;
+ * modules: 0); text: the object's code.  Segments outside every text
+ * range are dropped, segments in an init range die at
+ * kunwind_reg_init_done().  A table that kunwind_table_check() refuses, or
+ * whose live segments overlap each other or another registered table, is
+ * refused with one pr_warn() naming name: ERR_PTR(-EINVAL).  Also
+ * ERR_PTR(-ENOMEM); ERR_PTR(-EEXIST) if mod already has one.
+ * Process context; sleeps.  name is copied.
+ */
+struct kunwind_reg *kunwind_register_table(const char *name,
+					   struct module *mod,
+					   const void *table,
+					   unsigned long len,
+					   unsigned long bias,
+					   const struct kunwind_text *text,
+					   unsigned int nr_text);
+
+/* Init text is about to be freed: its segments stop matching.  Sleeps. */
+void kunwind_reg_init_done(struct kunwind_reg *reg);
+
+/*
+ * Remove a registration; when it returns no walk uses the table any more
+ * (synchronize_rcu()), so the table may be freed.  Sleeps.
+ */
+void kunwind_unregister_table(struct kunwind_reg *reg);
+
+/* The registration of mod (NULL: vmlinux), or NULL.  Sleeps. */
+struct kunwind_reg *kunwind_module_reg(struct module *mod);
+
+/* State of the segment of reg holding run-time address addr, or -ENOENT. */
+int kunwind_reg_seg_state(struct kunwind_reg *reg, unsigned long addr);
+
+/*
+ * The table whose live segment holds ip, and its bias (look up ip - bias
+ * in it); NULL if none.  Caller holds rcu_read_lock() for as long as it
+ * uses the table.  Any context.  This is ops->find_table of kernel walks.
+ */
+const struct kunwind_hdr *kunwind_find_table(unsigned long ip,
+					     unsigned long *bias);
+
+/* A copy of the rule describing exactly ip (no ip - 1); false if none. */
+bool kunwind_find_rule(unsigned long ip, struct kunwind_rule *rule);
+
+/* ---- stack.c: walks of kernel stacks ------------------------------- */
+
+/*
+ * One walk: the core walker's state plus what the kernel's ops need.
+ * Use: kunwind_walk_start*(); if it returns true, w->s.ip/sp/bp is the
+ * first frame (w->frame_flags its KUNWIND_FRAME_* flags); then
+ * kunwind_walk_next() until it returns false, each true a new frame; then
+ * always kunwind_walk_end().  The walk runs inside one rcu_read_lock()
+ * section, taken by start and dropped by end.  w->s.stop says why the
+ * walk ended (KUNWIND_STOP_END: complete).
+ */
+struct kunwind_walk {
+	struct kunwind_state s;
+	struct task_struct *task;
+	struct pt_regs *regs;		/* the registers a walk started from */
+	unsigned int frame_flags;
+	bool put_stack;			/* try_get_task_stack() succeeded */
+};
+
+#define KUNWIND_MAX_DEPTH	128
+
+/*
+ * From ip/sp/bp on task's stacks (NULL: current).  first_called: ip is a
+ * return address (look up ip - 1), else an interrupted or exact ip.
+ */
+bool kunwind_walk_start(struct kunwind_walk *w, struct task_struct *task,
+			unsigned long ip, unsigned long sp, unsigned long bp,
+			bool first_called);
+/*
+ * From an interrupt, exception or NMI register set of current: the first
+ * frame is regs->ip (exact), as stack_trace_save_regs() reports it.
+ */
+bool kunwind_walk_start_regs(struct kunwind_walk *w, struct pt_regs *regs);
+/* From where task (not current, not running) sleeps. */
+bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task);
+/*
+ * Step to the caller: by a table row, else (no table or no row covers
+ * ip) one step of the kernel's ORC unwinder, flagged KUNWIND_FRAME_ORC.
+ */
+bool kunwind_walk_next(struct kunwind_walk *w);
+/* Count the stop reason, release the stack and RCU. */
+void kunwind_walk_end(struct kunwind_walk *w);
+
+/*
+ * The caller's frame, for starting from current: ip is the return
+ * address into the caller of the function this expands in, sp the
+ * caller's sp after the return, bp its rbp.  Forces a frame pointer in
+ * that function (see __builtin_frame_address()).
+ */
+#define kunwind_caller_frame(ip, sp, bp)				\
+do {									\
+	unsigned long *__fp = __builtin_frame_address(0);		\
+	(ip) = (unsigned long)__builtin_return_address(0);		\
+	(sp) = (unsigned long)(__fp + 2);				\
+	(bp) = __fp[0];							\
+} while (0)
+
+/* The kernel's ops (ctx: struct kunwind_walk *). */
+extern const struct kunwind_ops kunwind_kernel_ops;
+
+/* kallsyms_lookup_name(), 0 if unavailable (no kprobes, IBT-sealed). */
+unsigned long kunwind_lookup_name(const char *name);
+
+/* in_sched_functions(): scheduler or lock text (false if unresolved). */
+bool kunwind_in_sched_functions(unsigned long addr);
+
+/* ---- counters (api.c) ---------------------------------------------- */
+
+enum kunwind_counter {
+	KUNWIND_CNT_WALKS,
+	KUNWIND_CNT_FRAMES,		/* frames reported, all walks */
+	KUNWIND_CNT_ORC,		/* steps made by the ORC fallback */
+	KUNWIND_CNT_ORC_FAILED,		/* fallback tried, ORC failed too */
+	KUNWIND_CNT_STOP,		/* + enum kunwind_stop: walk endings */
+	KUNWIND_CNT_NR = KUNWIND_CNT_STOP + KUNWIND_STOP_NR
+};
+
+/* Per-CPU, NMI-safe. */
+void kunwind_count(enum kunwind_counter c, unsigned long n);
+unsigned long kunwind_counter_read(enum kunwind_counter c);
+const char *kunwind_counter_name(enum kunwind_counter c);
+
+/* ---- between the module's files (not exported) --------------------- */
+
+/*
+ * vmlinux.S: the vmlinux table compiled in (empty without one), the
+ * link-time addresses of two exported functions and of the text, and
+ * that kernel's linux_banner.
+ */
+struct kunwind_vmlinux_info {
+	u64 sprintf, kfree;
+	u64 stext, etext;
+	char banner[];
+};
+
+extern const u8 kunwind_vmlinux_table[], kunwind_vmlinux_table_end[];
+extern const struct kunwind_vmlinux_info kunwind_vmlinux_info;
+
+int kunwind_registry_init(void);
+void kunwind_registry_exit(void);
+void kunwind_registry_show(struct seq_file *m);
+const char *kunwind_walk_stack_name(struct kunwind_walk *w, unsigned long sp);
+int kunwind_vmlinux_register(void);
+int kunwind_stack_init(void);
+void kunwind_debugfs_init(void);
+void kunwind_debugfs_exit(void);
+
+#endif /* _KUNWIND_INTERNAL_H */

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kunwind.ko: kernel stack walks with tables compiled from DWARF CFI at
+ * build time.  See Documentation/kunwind.rst.
+ *
+ * Init order: resolve the kernel internals walks need (stack.c), then
+ * register tables and the module notifier (registry.c), then debugfs.
+ * A missing piece degrades the module (a message says which), it never
+ * fails the load: only the notifier's registration can.
+ */
+#include <linux/module.h>
+#include "internal.h"
+
+static int __init kunwind_init(void)
+{
+	int err;
+
+	kunwind_stack_init();
+	err = kunwind_registry_init();
+	if (err)
+		return err;
+	kunwind_debugfs_init();
+	return 0;
+}
+
+static void __exit kunwind_exit(void)
+{
+	kunwind_debugfs_exit();
+	kunwind_registry_exit();
+}
+
+module_init(kunwind_init);
+module_exit(kunwind_exit);
+
+MODULE_DESCRIPTION("kunwind: kernel stack unwinding with build-time DWARF tables");
+MODULE_LICENSE("GPL");
