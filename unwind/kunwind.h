@@ -152,6 +152,7 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 		   void *ctx, unsigned long ip, unsigned long sp,
 		   unsigned long bp, unsigned int max_depth, unsigned int flags);
 bool kunwind_next(struct kunwind_state *s);
+enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp);
 
 static inline bool kunwind_done(const struct kunwind_state *s)
 {

@@ -110,6 +110,31 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 }
 
 /*
+ * Move the walk to the known stack holding sp.  A register frame or a
+ * stack switch may change stacks (IRQ -> task); walking outwards, a walk
+ * never returns to a stack it has left (ORC's visit mask), or two stacks
+ * could send it back and forth until the depth limit.  Also for callers
+ * that step frames themselves (the kernel's ORC fallback).
+ */
+enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp)
+{
+	unsigned long lo, hi;
+	unsigned int i;
+
+	if (!stack_of(s, sp, &lo, &hi) || sp - lo >= hi - lo)
+		return KUNWIND_STOP_BAD_READ;
+	for (i = 0; i < s->nr_left; i++)
+		if (s->left[i] == lo)
+			return KUNWIND_STOP_SP_DIRECTION;
+	if (s->nr_left == KUNWIND_MAX_STACKS)
+		return KUNWIND_STOP_DEPTH;
+	s->left[s->nr_left++] = s->stack_lo;
+	s->stack_lo = lo;
+	s->stack_hi = hi;
+	return KUNWIND_STOP_NONE;
+}
+
+/*
  * The rule for the current frame.  A return address is looked up at
  * ip - 1: a call to a no-return function can be the last instruction of a
  * function, and then the return address is the first byte of whatever
@@ -248,29 +273,15 @@ bool kunwind_next(struct kunwind_state *s)
 		break;
 	}
 
-	/*
-	 * The stack grows down, so a caller's sp is above its callee's.  A
-	 * register frame or a stack switch may move to another known stack
-	 * (IRQ -> task); walking outwards, a walk never returns to a stack
-	 * it has left (ORC's visit mask), or it could bounce between two.
-	 */
+	/* The stack grows down, so a caller's sp is above its callee's. */
 	if (sp - s->stack_lo < s->stack_hi - s->stack_lo) {
 		if (sp <= s->sp)
 			return stop(s, KUNWIND_STOP_SP_DIRECTION);
 	} else {
-		unsigned long lo, hi;
-		unsigned int i;
+		enum kunwind_stop why = kunwind_enter_stack(s, sp);
 
-		if (!stack_of(s, sp, &lo, &hi))
-			return stop(s, KUNWIND_STOP_BAD_READ);
-		for (i = 0; i < s->nr_left; i++)
-			if (s->left[i] == lo)
-				return stop(s, KUNWIND_STOP_SP_DIRECTION);
-		if (s->nr_left == KUNWIND_MAX_STACKS)
-			return stop(s, KUNWIND_STOP_DEPTH);
-		s->left[s->nr_left++] = s->stack_lo;
-		s->stack_lo = lo;
-		s->stack_hi = hi;
+		if (why)
+			return stop(s, why);
 	}
 
 	s->ip = ip;

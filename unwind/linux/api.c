@@ -301,3 +301,5 @@ typeof(kunwind_start) kunwind_start;
 EXPORT_SYMBOL_GPL(kunwind_start);
 typeof(kunwind_next) kunwind_next;
 EXPORT_SYMBOL_GPL(kunwind_next);
+typeof(kunwind_enter_stack) kunwind_enter_stack;
+EXPORT_SYMBOL_GPL(kunwind_enter_stack);

@@ -231,28 +231,10 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start_task);
 
 /* ---- step ---------------------------------------------------------- */
 
-/*
- * Move the walk to the stack holding sp, by the walker's rule (walk.c):
- * a stack the walk has left is never entered again.  For the steps made
- * here rather than by kunwind_next().
- */
+/* A stack change made here rather than by kunwind_next(): walk.c's rule. */
 static bool enter_stack(struct kunwind_walk *w, unsigned long sp)
 {
-	struct kunwind_state *s = &w->s;
-	unsigned long lo, hi;
-	unsigned int i;
-
-	if (!find_stack(w, sp, &lo, &hi, NULL) || !word_in(sp, lo, hi))
-		return false;
-	for (i = 0; i < s->nr_left; i++)
-		if (s->left[i] == lo)
-			return false;
-	if (s->nr_left == KUNWIND_MAX_STACKS)
-		return false;
-	s->left[s->nr_left++] = s->stack_lo;
-	s->stack_lo = lo;
-	s->stack_hi = hi;
-	return true;
+	return kunwind_enter_stack(&w->s, sp) == KUNWIND_STOP_NONE;
 }
 
 /*
