@@ -88,21 +88,32 @@ static int walk_frames(struct kunwind_walk *w, bool first,
 	return stop;
 }
 
+/*
+ * Start w from regs, from the current task (the frame of the exported
+ * function that inlines this: its caller is the first frame) or from a
+ * sleeping task.
+ */
+static __always_inline bool start_walk(struct kunwind_walk *w,
+				       struct task_struct *task,
+				       struct pt_regs *regs)
+{
+	unsigned long ip, sp, bp;
+
+	if (regs)
+		return kunwind_walk_start_regs(w, regs);
+	if (!task || task == current) {
+		kunwind_caller_frame(ip, sp, bp);
+		return kunwind_walk_start(w, current, ip, sp, bp, true);
+	}
+	return kunwind_walk_start_task(w, task);
+}
+
 noinline int kunwind_walk(struct task_struct *task, struct pt_regs *regs,
 			  kunwind_consume_fn fn, void *cookie)
 {
 	struct kunwind_walk w;
-	unsigned long ip, sp, bp;
-	bool first;
+	bool first = start_walk(&w, task, regs);
 
-	if (regs) {
-		first = kunwind_walk_start_regs(&w, regs);
-	} else if (!task || task == current) {
-		kunwind_caller_frame(ip, sp, bp);
-		first = kunwind_walk_start(&w, current, ip, sp, bp, true);
-	} else {
-		first = kunwind_walk_start_task(&w, task);
-	}
 	return walk_frames(&w, first, fn, cookie);
 }
 EXPORT_SYMBOL_GPL(kunwind_walk);
@@ -246,20 +257,9 @@ noinline void kunwind_show_stack(struct task_struct *task,
 				 struct pt_regs *regs, const char *loglvl)
 {
 	struct kunwind_walk w;
-	unsigned long ip, sp, bp;
-	bool first;
+	bool first = start_walk(&w, task, regs);
 
-	if (!loglvl)
-		loglvl = KERN_DEFAULT;
-	if (regs) {
-		first = kunwind_walk_start_regs(&w, regs);
-	} else if (!task || task == current) {
-		kunwind_caller_frame(ip, sp, bp);
-		first = kunwind_walk_start(&w, current, ip, sp, bp, true);
-	} else {
-		first = kunwind_walk_start_task(&w, task);
-	}
-	show_walk(&w, first, loglvl);
+	show_walk(&w, first, loglvl ? loglvl : KERN_DEFAULT);
 }
 EXPORT_SYMBOL_GPL(kunwind_show_stack);
 
