@@ -30,12 +30,6 @@ static bool stop(struct kunwind_state *s, enum kunwind_stop why)
 	return false;
 }
 
-/*
- * Every read is of a whole word on a known stack: the current one (the
- * common case, checked here without a call) or another the caller's
- * stack() hook vouches for.  Only then may ops->read, or a direct load
- * when the caller has no read hook, touch the memory.
- */
 /* A stack the walker can use: at least one word, not wrapping. */
 static bool stack_of(struct kunwind_state *s, unsigned long addr,
 		     unsigned long *lo, unsigned long *hi)
@@ -64,6 +58,12 @@ static bool read_other_stack(struct kunwind_state *s, unsigned long addr,
 	return load(s, addr, val);
 }
 
+/*
+ * Every read is of a whole word on a known stack: the current one (the
+ * common case, checked here without a call) or another the caller's
+ * stack() hook vouches for.  Only then may ops->read, or a direct load
+ * when the caller has no read hook, touch the memory.
+ */
 static __attribute__((always_inline)) inline bool
 read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 {
