@@ -25,6 +25,9 @@ typedef _Bool bool;
 #define false 0
 #define __bool_true_false_are_defined 1
 #endif
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> may have it */
+#define __always_inline	inline __attribute__((always_inline))
+#endif
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #endif

@@ -107,8 +107,8 @@ struct kunwind_ops {
 
 /* kunwind_start() flags */
 #define KUNWIND_FP_FALLBACK	0x1	/* guess with rbp where no row exists */
-#define KUNWIND_FIRST_CALLED	0x2	/* the first ip is a return address
-					   (a sleeping task's saved ip) */
+/* The first ip is a return address (a sleeping task's saved ip). */
+#define KUNWIND_FIRST_CALLED	0x2
 
 /*
  * An optional cache of lookups, address -> rule, for callers that walk

@@ -64,7 +64,7 @@ static bool read_other_stack(struct kunwind_state *s, unsigned long addr,
  * stack() hook vouches for.  Only then may ops->read, or a direct load
  * when the caller has no read hook, touch the memory.
  */
-static __attribute__((always_inline)) inline bool
+static __always_inline bool
 read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 {
 	if (unlikely(addr - s->stack_lo > s->stack_hi - s->stack_lo - sizeof(long)))

@@ -15,8 +15,8 @@ struct task_struct;
 struct pt_regs;
 
 /* struct kunwind_frame.flags */
-#define KUNWIND_FRAME_ORC	0x1	/* this step came from the kernel's ORC
-					   fallback: no kunwind table covered ip */
+/* This step came from the kernel's ORC fallback: no table covered ip. */
+#define KUNWIND_FRAME_ORC	0x1
 #define KUNWIND_FRAME_GUESS	0x2	/* from the rbp guess: unreliable */
 #define KUNWIND_FRAME_REGS	0x4	/* ip came from a register frame */
 
