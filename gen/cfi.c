@@ -147,7 +147,7 @@ struct cfa_rule {
 
 struct cfi_state {
 	struct cfa_rule cfa;
-	struct reg_rule bp, ra;
+	struct reg_rule sp, bp, ra;	/* sp: the caller's sp is the CFA */
 };
 
 struct ctx {
@@ -236,7 +236,11 @@ static void parse_cie(struct ctx *c, uint64_t off, struct cie *cie)
 
 		switch (*aug) {
 		case 'R':
+			/* absolute or PC-relative: what x86-64 toolchains use */
 			cie->fde_enc = rd_n(&r, 1);
+			if ((cie->fde_enc & PE_APP) != 0 &&
+			    (cie->fde_enc & PE_APP) != PE_PCREL)
+				return;
 			break;
 		case 'P':
 			enc = rd_n(&r, 1);
@@ -395,6 +399,14 @@ static struct kunwind_rule to_rule(const struct cfi_state *s)
 		return unsupported();
 	}
 
+	/*
+	 * kunwind takes the caller's rsp to be the CFA, as the x86-64 ABI
+	 * does; CFI that says otherwise for rsp cannot be represented.
+	 */
+	if (s->sp.kind != R_SAME && s->sp.kind != R_UNDEF &&
+	    !(s->sp.kind == R_VAL_OFFSET && !s->sp.off))
+		return unsupported();
+
 	if (s->cfa.kind == CFA_REG) {
 		if ((s->cfa.reg != DW_REG_RSP && s->cfa.reg != DW_REG_RBP) ||
 		    s->cfa.off != (int32_t)s->cfa.off)
@@ -461,7 +473,9 @@ static int add_row(struct ctx *c, unsigned int shndx, uint64_t start,
 static bool set_reg(struct cfi_state *s, const struct cie *cie,
 		    unsigned int reg, struct reg_rule rule)
 {
-	if (reg == DW_REG_RBP)
+	if (reg == DW_REG_RSP)
+		s->sp = rule;
+	else if (reg == DW_REG_RBP)
 		s->bp = rule;
 	else if (reg == cie->ra_reg)
 		s->ra = rule;
@@ -471,7 +485,9 @@ static bool set_reg(struct cfi_state *s, const struct cie *cie,
 static bool restore_reg(struct cfi_state *s, const struct cfi_state *init,
 			const struct cie *cie, unsigned int reg)
 {
-	if (reg == DW_REG_RBP)
+	if (reg == DW_REG_RSP)
+		s->sp = init->sp;
+	else if (reg == DW_REG_RBP)
 		s->bp = init->bp;
 	else if (reg == cie->ra_reg)
 		s->ra = init->ra;
@@ -662,6 +678,8 @@ advance:
 		if (!emit)
 			return false;
 		newloc = *loc + adv * cie->code_align;
+		if (newloc < *loc)		/* wrapped: hostile input */
+			return false;
 set_loc:
 		if (newloc > pc_end)
 			newloc = pc_end;

@@ -154,6 +154,9 @@ static void test_check_refuses_corrupt(void)
 		((uint16_t *)((char *)c + seg->bucket))[1] = 0);
 	CORRUPT("check_refuses_decreasing_buckets", KUNWIND_BAD_ORDER,
 		((uint16_t *)((char *)c + seg->bucket))[2] = 0);
+	/* A size near 4 GiB must not wrap the bucket count (and read past). */
+	CORRUPT("check_refuses_segment_near_4g", KUNWIND_BAD_LAYOUT,
+		seg->size = 0xffffffff);
 	CORRUPT("check_refuses_empty_segment", KUNWIND_BAD_SEGMENT,
 		seg->size = 0);
 	CORRUPT("check_refuses_unterminated_name", KUNWIND_BAD_SEGMENT,

@@ -112,9 +112,9 @@ struct kunwind_ops {
 
 /*
  * An optional cache of lookups, address -> rule, for callers that walk
- * similar stacks again and again (profilers).  Direct mapped; the owner
- * clears it (kunwind_cache_clear()) whenever a table it may have looked
- * into goes away or moves.  Measured in make bench.
+ * similar stacks again and again (profilers).  Direct mapped; it caches
+ * misses too, so the owner clears it (kunwind_cache_clear()) whenever a
+ * table arrives, goes away or moves.  Measured in make bench.
  */
 #define KUNWIND_CACHE_SIZE	256
 

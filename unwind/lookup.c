@@ -32,7 +32,8 @@ static inline u32 row_stride(const struct kunwind_hdr *t)
 
 static inline u32 nr_buckets(const struct kunwind_seg *seg)
 {
-	return (seg->size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
+	/* In 64 bits: a size near 4 GiB must not wrap to 0 buckets. */
+	return ((u64)seg->size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
 }
 
 /* Index of the first row starting in bucket b (b may be nr_buckets). */

@@ -76,7 +76,7 @@ void kunwind_cache_clear(struct kunwind_cache *c)
 {
 	unsigned int i;
 
-	/* No lookup is of address ~0 (ip - 1 of 0, or ip ~0): empty. */
+	/* An empty entry: ~0 (ip - 1 of ip 0) has no row anyway. */
 	for (i = 0; i < KUNWIND_CACHE_SIZE; i++) {
 		c->e[i].addr = ~0UL;
 		c->e[i].rule.type = KUNWIND_TYPE_NONE;
@@ -123,6 +123,8 @@ enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp)
 
 	if (!stack_of(s, sp, &lo, &hi) || sp - lo >= hi - lo)
 		return KUNWIND_STOP_BAD_READ;
+	if (lo == s->stack_lo)		/* not a change: it would step back */
+		return KUNWIND_STOP_SP_DIRECTION;
 	for (i = 0; i < s->nr_left; i++)
 		if (s->left[i] == lo)
 			return KUNWIND_STOP_SP_DIRECTION;
