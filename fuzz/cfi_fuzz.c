@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		free(sec);
 		return 0;
 	}
-	t = table_build(NULL, &rows, &tlen, &ts);
+	t = table_build(NULL, &rows, &tlen, &ts, NULL);
 	/*
 	 * Refusing is right only for what the format cannot hold: one
 	 * segment spans at most 4 GiB, rule indexes are 16 bits.  Anything

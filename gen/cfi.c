@@ -838,6 +838,7 @@ static int parse_sec(struct kelf *e, const char *name, enum cfi_kind kind,
 	if (!s || !s->data || !s->size)
 		return 0;
 	cfi_parse(e, s->data, s->size, s->addr, s, kind, out, st);
+	st->sections++;
 	return 1;
 }
 

@@ -63,20 +63,13 @@ static void *keep(struct embed *m, size_t len)
 	return p;
 }
 
-/*
- * The table of in, as `kunwind-gen build` makes it, and the text section
- * of each of its segments: table_build() makes one segment per section
- * that has rows and a size in (0, 4 GiB], in section index order.
- */
+/* The table of in, as `kunwind-gen build` makes it, and each segment's section. */
 static int build(struct embed *m)
 {
-	struct cfi_rows rows = { 0 };
-	struct cfi_stats cs = { 0 };
+	struct cfi_stats cs;
 	struct table_stats ts;
 	const struct kunwind_hdr *h;
 	struct kelf *e;
-	bool *has_rows = NULL;
-	unsigned int i, nsec;
 	size_t k;
 	int ret = -1;
 
@@ -88,57 +81,27 @@ static int build(struct embed *m)
 			m->path);
 		goto out;
 	}
-	if (cfi_parse_file(e, NULL, &rows, &cs))
+	m->seg_shndx = calloc(kelf_nr_secs(e) + 1, sizeof(*m->seg_shndx));
+	if (!m->seg_shndx) {
+		fprintf(stderr, "kunwind-gen: %s: out of memory\n", m->path);
+		goto out;
+	}
+	m->table = kgen_build(e, NULL, &m->len, &cs, &ts, m->seg_shndx);
+	if (!m->table)
+		goto out;
+	if (!cs.sections)
 		fprintf(stderr, "kunwind-gen: %s: warning: no .debug_frame or .eh_frame (built without CONFIG_DEBUG_INFO?): embedding an empty table\n",
 			m->path);
 	if (cs.fdes_bad)
 		fprintf(stderr, "kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
 			m->path, cs.fdes_bad);
-	if (hints_apply(e, &rows, &cs))
-		goto nomem;
-
-	nsec = kelf_nr_secs(e);
-	has_rows = calloc(nsec ? nsec : 1, sizeof(*has_rows));
-	m->seg_shndx = calloc(nsec ? nsec : 1, sizeof(*m->seg_shndx));
-	if (!has_rows || !m->seg_shndx)
-		goto nomem;
-	for (k = 0; k < rows.nr; k++)
-		if (rows.row[k].shndx < nsec)
-			has_rows[rows.row[k].shndx] = true;
-	for (i = 1; i < nsec; i++) {
-		const struct ksec *s = kelf_sec(e, i);
-
-		if (has_rows[i] && s && s->size && s->size <= 0xffffffffULL)
-			m->seg_shndx[m->nr_segs++] = i;
-	}
-
-	m->table = table_build(e, &rows, &m->len, &ts);
-	if (!m->table) {
-		fprintf(stderr, "kunwind-gen: %s: cannot build the table\n", m->path);
-		goto out;
-	}
 	h = m->table;
-	if (h->nr_segs != m->nr_segs)
-		goto mismatch;
-	for (k = 0; k < m->nr_segs; k++) {
-		const struct kunwind_seg *seg = &kunwind_segs(h)[k];
-
-		if (strcmp(kunwind_seg_name(h, seg), kelf_sec(e, m->seg_shndx[k])->name))
-			goto mismatch;
-		/* RELA: the field must be 0, the loader adds S + A. */
-		((struct kunwind_seg *)seg)->base = 0;
-	}
+	m->nr_segs = h->nr_segs;
+	/* RELA: the base fields must be 0, the loader adds S + A. */
+	for (k = 0; k < m->nr_segs; k++)
+		((struct kunwind_seg *)&kunwind_segs(h)[k])->base = 0;
 	ret = 0;
-	goto out;
-mismatch:
-	fprintf(stderr, "kunwind-gen: %s: internal error: table segments do not match the sections with rows\n",
-		m->path);
-	goto out;
-nomem:
-	fprintf(stderr, "kunwind-gen: %s: out of memory\n", m->path);
 out:
-	free(has_rows);
-	cfi_rows_free(&rows);
 	kelf_close(e);
 	return ret;
 }

@@ -67,6 +67,7 @@ struct cfi_stats {
 	size_t fdes_skipped;		/* outside any text section or empty */
 	size_t fdes_bad;		/* malformed: parse error, reported */
 	size_t hints;			/* assembly hints applied (hints.c) */
+	size_t sections;		/* frame sections read */
 };
 
 enum cfi_kind { CFI_EH_FRAME, CFI_DEBUG_FRAME };
@@ -105,12 +106,24 @@ struct table_stats {
  * Build a table from rows (any order).  Segments are the text sections the
  * rows name, based at their sh_addr (0 in ET_REL) and sized by sh_size;
  * with e == NULL, one segment spans the rows.  Returns a malloc'ed table
- * (8-byte aligned) and its size in *len, or NULL on error.
+ * (8-byte aligned) and its size in *len, or NULL on error.  seg_shndx, if
+ * not NULL, has room for one entry per section and receives the section
+ * of each segment (embed.c relocates the bases against them).
  */
 void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
-		  struct table_stats *st);
+		  struct table_stats *st, unsigned int *seg_shndx);
 
-/* One call for the common case: the table of the file at path. */
+/*
+ * The whole pipeline on an open file: its frame sections (frame:
+ * "eh_frame" or "debug_frame" for one, NULL for both), the hints, the
+ * table.  A file without frame sections gives an empty table
+ * (cs->sections == 0).  NULL on error, reported.
+ */
+void *kgen_build(struct kelf *e, const char *frame, size_t *len,
+		 struct cfi_stats *cs, struct table_stats *ts,
+		 unsigned int *seg_shndx);
+
+/* The table of the file at path (kgen_build on it); NULL on error. */
 void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
 		 struct table_stats *ts);
 

@@ -52,7 +52,6 @@ static double now_ms(void)
 
 static int build(const char *path, const char *frame, struct built *b)
 {
-	struct cfi_rows rows = { 0 };
 	double t0 = now_ms();
 
 	memset(b, 0, sizeof(*b));
@@ -60,21 +59,13 @@ static int build(const char *path, const char *frame, struct built *b)
 	b->e = kelf_open(path);
 	if (!b->e)
 		return -1;
-	if (cfi_parse_file(b->e, frame, &rows, &b->cs)) {
+	b->table = kgen_build(b->e, frame, &b->len, &b->cs, &b->ts, NULL);
+	b->ms = now_ms() - t0;
+	if (!b->table)
+		return -1;
+	if (!b->cs.sections) {
 		fprintf(stderr, "kunwind-gen: %s: no %s section\n", path,
 			frame ? frame : ".eh_frame or .debug_frame");
-		return -1;
-	}
-	if (hints_apply(b->e, &rows, &b->cs)) {
-		fprintf(stderr, "kunwind-gen: %s: out of memory\n", path);
-		cfi_rows_free(&rows);
-		return -1;
-	}
-	b->table = table_build(b->e, &rows, &b->len, &b->ts);
-	cfi_rows_free(&rows);
-	b->ms = now_ms() - t0;
-	if (!b->table) {
-		fprintf(stderr, "kunwind-gen: %s: cannot build the table\n", path);
 		return -1;
 	}
 	if (b->cs.fdes_bad)

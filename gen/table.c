@@ -153,7 +153,7 @@ static size_t align(size_t v, size_t a)
 }
 
 void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
-		  struct table_stats *st)
+		  struct table_stats *st, unsigned int *seg_shndx)
 {
 	struct rule_map m = { 0 };
 	struct seg_build *seg = NULL;
@@ -200,6 +200,8 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 			goto out;
 		strings_len += strlen(s->name) + 1;
 		st->rows += s->nr;
+		if (seg_shndx)
+			seg_shndx[nseg] = s->shndx;
 		nseg++;
 	}
 	if (nseg > 0xffff || m.nr > 0xffff)
@@ -306,24 +308,35 @@ out:
 	return buf;
 }
 
+void *kgen_build(struct kelf *e, const char *frame, size_t *len,
+		 struct cfi_stats *cs, struct table_stats *ts,
+		 unsigned int *seg_shndx)
+{
+	struct cfi_rows rows = { 0 };
+	void *t = NULL;
+
+	memset(cs, 0, sizeof(*cs));
+	cfi_parse_file(e, frame, &rows, cs);
+	if (hints_apply(e, &rows, cs))
+		fprintf(stderr, "kunwind-gen: %s: out of memory\n", kelf_path(e));
+	else if (!(t = table_build(e, &rows, len, ts, seg_shndx)))
+		fprintf(stderr, "kunwind-gen: %s: cannot build the table\n",
+			kelf_path(e));
+	cfi_rows_free(&rows);
+	return t;
+}
+
 void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
 		 struct table_stats *ts)
 {
-	struct cfi_rows rows = { 0 };
 	struct cfi_stats cs0;
 	struct table_stats ts0;
-	struct kelf *e;
-	void *t = NULL;
+	struct kelf *e = kelf_open(path);
+	void *t;
 
-	cs = cs ? cs : &cs0;
-	ts = ts ? ts : &ts0;
-	memset(cs, 0, sizeof(*cs));
-	e = kelf_open(path);
 	if (!e)
 		return NULL;
-	if (!cfi_parse_file(e, NULL, &rows, cs) && !hints_apply(e, &rows, cs))
-		t = table_build(e, &rows, len, ts);
-	cfi_rows_free(&rows);
+	t = kgen_build(e, NULL, len, cs ? cs : &cs0, ts ? ts : &ts0, NULL);
 	kelf_close(e);
 	return t;
 }

@@ -66,7 +66,7 @@ static void test_lookup_matches_rows(void)
 		add(&rows, a, a + len, call(KUNWIND_REG_SP, 8 + 8 * (i % 300), 0));
 		a += len;
 	}
-	t = table_build(NULL, &rows, &len, &st);
+	t = table_build(NULL, &rows, &len, &st, NULL);
 	CHECK("lookup_table_builds_and_checks", t && !kunwind_table_check(t, len),
 	      "table_build failed");
 	if (!t)
@@ -106,7 +106,7 @@ static void *table_of(struct cfi_rows *rows, size_t *len)
 {
 	struct table_stats st;
 
-	return table_build(NULL, rows, len, &st);
+	return table_build(NULL, rows, len, &st, NULL);
 }
 
 static void test_check_refuses_corrupt(void)
