@@ -202,15 +202,16 @@ static const struct object *object_at(const struct bench *b, unsigned long ip)
 
 /* ---- kunwind on the live stack ---- */
 
-static const struct kunwind_hdr *k_find_table(void *ctx, unsigned long ip,
-					      unsigned long *bias)
+static const struct kunwind_seg *k_find_seg(void *ctx, unsigned long ip,
+					    const struct kunwind_hdr **table,
+					    unsigned long *start)
 {
 	const struct object *o = object_at(ctx, ip);
 
 	if (!o)
 		return NULL;
-	*bias = o->bias;
-	return o->table;
+	*table = o->table;
+	return kunwind_table_seg(o->table, o->bias, ip, start);
 }
 
 static bool k_stack(void *ctx, unsigned long sp, unsigned long *lo,
@@ -231,7 +232,7 @@ static bool k_stack(void *ctx, unsigned long sp, unsigned long *lo,
  * in-process walk needs no read hook: direct loads.
  */
 static const struct kunwind_ops k_ops = {
-	.find_table = k_find_table,
+	.find_seg = k_find_seg,
 	.stack = k_stack,
 };
 

@@ -138,26 +138,24 @@ static bool op_stack(void *ctx, unsigned long sp, unsigned long *lo,
 	return true;
 }
 
-static const struct kunwind_hdr *op_find_table(void *ctx, unsigned long ip,
-					       unsigned long *bias)
+static const struct kunwind_seg *op_find_seg(void *ctx, unsigned long ip,
+					     const struct kunwind_hdr **table,
+					     unsigned long *start)
 {
 	const struct walk_ctx *c = ctx;
 
-	/* Only for ip in one of the table's segments, as the kernel does. */
-	if ((c->mode & WALK_NO_TABLE) && !kunwind_find_seg(c->t, ip - c->bias))
-		return NULL;
-	*bias = c->bias;
-	return c->t;
+	*table = c->t;
+	return kunwind_table_seg(c->t, c->bias, ip, start);
 }
 
 static const struct kunwind_ops ops_hook = {
-	.find_table = op_find_table,
+	.find_seg = op_find_seg,
 	.read = op_read,
 	.stack = op_stack,
 };
 
 static const struct kunwind_ops ops_direct = {
-	.find_table = op_find_table,
+	.find_seg = op_find_seg,
 	.stack = op_stack,
 };
 
@@ -325,9 +323,8 @@ struct step {
 static bool model_rule(const struct walk_ctx *c, const struct kunwind_state *s,
 		       struct step *m)
 {
-	unsigned long addr = s->exact_ip ? s->ip : s->ip - 1, bias = 0, base;
-	const struct kunwind_hdr *t = op_find_table((void *)c, addr, &bias);
-	const struct kunwind_rule *r = t ? kunwind_find(t, addr - bias) : NULL;
+	unsigned long addr = kunwind_frame_addr(s), base;
+	const struct kunwind_rule *r = kunwind_find(c->t, addr - c->bias);
 	unsigned int type = r ? r->type : KUNWIND_TYPE_NONE;
 
 	m->bp = s->bp;

@@ -136,15 +136,16 @@ static struct module *module_at(struct stack_ctx *x, uint64_t addr)
 	return mod;
 }
 
-static const struct kunwind_hdr *find_table(void *ctx, unsigned long ip,
-					    unsigned long *bias)
+static const struct kunwind_seg *find_seg(void *ctx, unsigned long ip,
+					  const struct kunwind_hdr **table,
+					  unsigned long *start)
 {
 	struct module *mod = module_at(ctx, ip);
 
 	if (!mod || !mod->table)
 		return NULL;
-	*bias = mod->bias;
-	return mod->table;
+	*table = mod->table;
+	return kunwind_table_seg(mod->table, mod->bias, ip, start);
 }
 
 static bool read_mem(void *ctx, unsigned long addr, unsigned long *val)
@@ -169,7 +170,7 @@ static bool stack_bounds(void *ctx, unsigned long sp, unsigned long *lo,
 }
 
 static const struct kunwind_ops stack_ops = {
-	.find_table	= find_table,
+	.find_seg	= find_seg,
 	.read		= read_mem,
 	.stack		= stack_bounds,
 };
@@ -177,12 +178,14 @@ static const struct kunwind_ops stack_ops = {
 /* Is the row for a return address the signal trampoline's? */
 static bool signal_frame(struct stack_ctx *x, unsigned long ip)
 {
-	const struct kunwind_rule *r;
+	const struct kunwind_seg *seg;
+	const struct kunwind_rule *r = NULL;
 	const struct kunwind_hdr *t;
-	unsigned long bias;
+	unsigned long start;
 
-	t = find_table(x, ip - 1, &bias);
-	r = t ? kunwind_find(t, ip - 1 - bias) : NULL;
+	seg = find_seg(x, ip - 1, &t, &start);
+	if (seg)
+		r = kunwind_seg_rule(t, seg, ip - 1 - start);
 	return r && r->type == KUNWIND_TYPE_SIGNAL;
 }
 

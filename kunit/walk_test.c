@@ -23,13 +23,14 @@ struct fake {
 	unsigned int reads;
 };
 
-static const struct kunwind_hdr *f_find(void *ctx, unsigned long ip,
-					unsigned long *bias)
+static const struct kunwind_seg *f_find(void *ctx, unsigned long ip,
+				       const struct kunwind_hdr **table,
+				       unsigned long *start)
 {
 	struct fake *f = ctx;
 
-	*bias = 0;
-	return kunwind_find_seg(f->t, ip) ? f->t : NULL;
+	*table = f->t;
+	return kunwind_table_seg(f->t, 0, ip, start);
 }
 
 static bool f_read(void *ctx, unsigned long addr, unsigned long *val)
@@ -69,7 +70,7 @@ static bool f_stack(void *ctx, unsigned long sp, unsigned long *lo,
 }
 
 static const struct kunwind_ops fake_ops = {
-	.find_table = f_find,
+	.find_seg = f_find,
 	.read = f_read,
 	.stack = f_stack,
 };

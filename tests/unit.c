@@ -177,15 +177,19 @@ struct fake {
 	uint64_t lo2, hi2;		/* a second stack, for switches */
 	uint64_t *mem, *mem2;
 	const struct kunwind_hdr *t;
+	uint64_t bias;			/* the table's load bias */
+	uint64_t text_lo, text_hi;	/* text_ok(): [lo, hi), if hi */
+	uint64_t tramp, tramp_p, tramp_ip; /* ret_addr(): one trampoline */
 };
 
-static const struct kunwind_hdr *f_find(void *ctx, unsigned long ip,
-					unsigned long *bias)
+static const struct kunwind_seg *f_find(void *ctx, unsigned long ip,
+				       const struct kunwind_hdr **table,
+				       unsigned long *start)
 {
 	struct fake *f = ctx;
 
-	*bias = 0;
-	return kunwind_find_seg(f->t, ip) ? f->t : NULL;
+	*table = f->t;
+	return kunwind_table_seg(f->t, f->bias, ip, start);
 }
 
 static bool f_read(void *ctx, unsigned long addr, unsigned long *val)
@@ -223,7 +227,31 @@ static bool f_stack(void *ctx, unsigned long sp, unsigned long *lo,
 	return false;
 }
 
-static const struct kunwind_ops fake_ops = { f_find, f_read, f_stack };
+/* A tracer's trampoline at f->tramp replaced the return address at tramp_p. */
+static unsigned long f_ret_addr(void *ctx, unsigned long ip,
+				unsigned long addr_p)
+{
+	struct fake *f = ctx;
+
+	if (!f->tramp || ip != f->tramp)
+		return ip;
+	return addr_p == f->tramp_p ? f->tramp_ip : 0;
+}
+
+static bool f_text_ok(void *ctx, unsigned long ip)
+{
+	struct fake *f = ctx;
+
+	return !f->text_hi || (ip >= f->text_lo && ip < f->text_hi);
+}
+
+static const struct kunwind_ops fake_ops = {
+	.find_seg = f_find,
+	.read = f_read,
+	.stack = f_stack,
+	.ret_addr = f_ret_addr,
+	.text_ok = f_text_ok,
+};
 
 #define STACK 0x7000
 #define WORDS 64
@@ -263,6 +291,8 @@ static struct kunwind_hdr *program(size_t *len)
 	return t;
 }
 
+static struct kunwind_cache *walk_cache;
+
 static struct kunwind_state walk(struct fake *f, uint64_t ip, uint64_t sp,
 				 uint64_t bp, unsigned int flags,
 				 uint64_t *ips, unsigned int *n)
@@ -270,6 +300,7 @@ static struct kunwind_state walk(struct fake *f, uint64_t ip, uint64_t sp,
 	struct kunwind_state s;
 
 	kunwind_start(&s, &fake_ops, f, ip, sp, bp, 32, flags);
+	s.cache = walk_cache;
 	*n = 0;
 	ips[(*n)++] = s.ip;
 	while (kunwind_next(&s))
@@ -280,7 +311,7 @@ static struct kunwind_state walk(struct fake *f, uint64_t ip, uint64_t sp,
 static void test_walks(void)
 {
 	uint64_t mem[WORDS] = { 0 }, mem2[WORDS] = { 0 }, ips[40];
-	struct fake f = { STACK, STACK + 8 * WORDS, 0, 0, mem, NULL, NULL };
+	struct fake f = { .lo = STACK, .hi = STACK + 8 * WORDS, .mem = mem };
 	struct kunwind_state s;
 	unsigned int n;
 	size_t len;
@@ -428,11 +459,145 @@ static void test_walks(void)
 	free((void *)f.t);
 }
 
+/*
+ * The walker never reports a frame that is not code, ends the kernel
+ * stack at a register block saved in user mode (by cs, whatever ip is),
+ * and undoes tracers' return-address trampolines.
+ */
+static void test_bad_frames(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t ra;
+	} bad[] = {
+		{ "walk_stops_at_return_address_0", 0 },
+		{ "walk_stops_at_return_address_on_the_stack", STACK + 8 },
+		{ "walk_stops_at_user_return_address", 0x400000 },
+		{ "walk_stops_at_non_canonical_return_address", 0x8000000000001150ULL },
+		{ "walk_stops_at_return_address_of_freed_text", 0x2010 },
+	};
+	uint64_t mem[WORDS] = { 0 }, ips[40];
+	struct fake f = { .lo = STACK, .hi = STACK + 8 * WORDS, .mem = mem };
+	struct kunwind_state s;
+	unsigned int i, n;
+	size_t len;
+
+	f.t = program(&len);
+	f.text_lo = 0x1000;
+	f.text_hi = 0x2000;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(mem, 0, sizeof(mem));
+		put(&f, STACK + 0x00, bad[i].ra);
+		s = walk(&f, 0x1010, STACK, 0, 0, ips, &n);
+		CHECK(bad[i].name, s.stop == KUNWIND_STOP_BAD_RA && n == 1 &&
+		      s.ip == 0x1010 && s.sp == STACK,
+		      "stop %s, %u frames, last ip %#lx",
+		      kunwind_stop_str(s.stop), n, s.ip);
+	}
+	/* a register frame's ip is checked too */
+	memset(mem, 0, sizeof(mem));
+	put(&f, STACK + KUNWIND_PT_REGS_IP, 0xdead0000);
+	put(&f, STACK + KUNWIND_PT_REGS_SP, STACK + 0x1c0);
+	s = walk(&f, 0x1410, STACK, 0, 0, ips, &n);
+	CHECK("walk_stops_at_regs_ip_that_is_not_text",
+	      s.stop == KUNWIND_STOP_BAD_RA && n == 1,
+	      "stop %s, %u frames", kunwind_stop_str(s.stop), n);
+
+	/* user mode by cs: the end, even with a kernel-looking ip */
+	memset(mem, 0, sizeof(mem));
+	put(&f, STACK + KUNWIND_PT_REGS_IP, 0x1a00);
+	put(&f, STACK + KUNWIND_PT_REGS_SP, STACK + 0x1c0);
+	put(&f, STACK + KUNWIND_PT_REGS_CS, 0x33);
+	s = walk(&f, 0x1410, STACK, 0, 0, ips, &n);
+	CHECK("walk_regs_frame_from_user_mode_ends_the_stack",
+	      s.stop == KUNWIND_STOP_END && n == 1,
+	      "stop %s, %u frames", kunwind_stop_str(s.stop), n);
+	memset(mem, 0, sizeof(mem));
+	put(&f, STACK + KUNWIND_IRET_IP, 0x1a00);
+	put(&f, STACK + KUNWIND_IRET_SP, STACK + 0x1c0);
+	put(&f, STACK + KUNWIND_IRET_CS, 0x2b);
+	s = walk(&f, 0x1710, STACK, 0, 0, ips, &n);
+	CHECK("walk_iret_frame_from_user_mode_ends_the_stack",
+	      s.stop == KUNWIND_STOP_END && n == 1,
+	      "stop %s, %u frames", kunwind_stop_str(s.stop), n);
+
+	/* leaf's return address replaced by a trampoline: recovered */
+	memset(mem, 0, sizeof(mem));
+	f.tramp = 0x1f80;
+	f.tramp_p = STACK;
+	f.tramp_ip = 0x1150;
+	put(&f, STACK + 0x00, 0x1f80);
+	put(&f, STACK + 0x18, 0x1310);
+	s = walk(&f, 0x1010, STACK, 0, 0, ips, &n);
+	CHECK("walk_recovers_return_address_from_trampoline",
+	      s.stop == KUNWIND_STOP_END && n == 3 && ips[1] == 0x1150 &&
+	      ips[2] == 0x1310,
+	      "stop %s, %u frames, ip[1] %#llx", kunwind_stop_str(s.stop), n,
+	      (unsigned long long)ips[1]);
+	f.tramp_p = STACK + 8;			/* its record is not this slot */
+	s = walk(&f, 0x1010, STACK, 0, 0, ips, &n);
+	CHECK("walk_stops_at_unrecoverable_trampoline",
+	      s.stop == KUNWIND_STOP_BAD_RA && n == 1,
+	      "stop %s, %u frames", kunwind_stop_str(s.stop), n);
+	/* interrupted at the trampoline's first instruction (just returned) */
+	memset(mem, 0, sizeof(mem));
+	f.tramp_p = STACK + 0x1c0 - 8;
+	put(&f, STACK + KUNWIND_PT_REGS_IP, 0x1f80);
+	put(&f, STACK + KUNWIND_PT_REGS_SP, STACK + 0x1c0);
+	put(&f, STACK + 0x1c0 + 16, 0x1310);	/* 0x1150 (mid): CFA rsp+24 */
+	s = walk(&f, 0x1410, STACK, 0, 0, ips, &n);
+	CHECK("walk_recovers_trampoline_at_interrupted_ip",
+	      s.stop == KUNWIND_STOP_END && n == 3 && ips[1] == 0x1150 &&
+	      ips[2] == 0x1310,
+	      "stop %s, %u frames, ip[1] %#llx", kunwind_stop_str(s.stop), n,
+	      (unsigned long long)ips[1]);
+	free((void *)f.t);
+}
+
+/*
+ * The lookup cache answers as the table does for every address, also for
+ * those an empty slot could be mistaken for (0, ~0: the walk fuzzer's
+ * regress-cache-address-zero and regress-cache-address-ones).
+ */
+static void test_cache(void)
+{
+	static const uint64_t at[] = { 0, 1, ~0ULL, ~1ULL, 0xff, 0x100 };
+	uint64_t mem[WORDS] = { 0 }, ips[40];
+	struct fake f = { .lo = STACK, .hi = STACK + 8 * WORDS, .mem = mem };
+	struct kunwind_state plain, cached;
+	static struct kunwind_cache cache;
+	unsigned int i, n, bad = 0;
+	size_t len;
+
+	f.t = program(&len);
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		/* the end-of-stack row 0x1310 placed at run-time address at[i] */
+		f.bias = at[i] - 0x1310;
+		plain = walk(&f, at[i], STACK, 0, 0, ips, &n);
+		kunwind_cache_clear(&cache);
+		walk_cache = &cache;
+		cached = walk(&f, at[i], STACK, 0, 0, ips, &n);
+		walk_cache = NULL;
+		if (plain.stop != KUNWIND_STOP_END || cached.stop != plain.stop) {
+			printf("# ip %#llx: uncached %s, cached %s\n",
+			       (unsigned long long)at[i],
+			       kunwind_stop_str(plain.stop),
+			       kunwind_stop_str(cached.stop));
+			bad++;
+		}
+	}
+	CHECK("cache_answers_as_the_table_for_every_address", !bad,
+	      "%u addresses differ", bad);
+	free((void *)f.t);
+}
+
 int main(void)
 {
 	test_lookup_matches_rows();
 	test_check_refuses_corrupt();
 	test_walks();
+	test_bad_frames();
+	test_cache();
 	printf("# unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -92,8 +92,10 @@
 /* Offsets inside the register blocks (x86-64 ABI, stable). */
 #define KUNWIND_PT_REGS_BP	32	/* struct pt_regs */
 #define KUNWIND_PT_REGS_IP	128
+#define KUNWIND_PT_REGS_CS	136	/* low 2 bits: privilege level */
 #define KUNWIND_PT_REGS_SP	152
 #define KUNWIND_IRET_IP		0	/* ip, cs, flags, sp, ss */
+#define KUNWIND_IRET_CS		8
 #define KUNWIND_IRET_SP		24
 #define KUNWIND_UC_BP		120	/* struct ucontext: uc_mcontext at 40 */
 #define KUNWIND_UC_SP		160

@@ -54,6 +54,21 @@ static inline const char *kunwind_seg_name(const struct kunwind_hdr *t,
 	return (const char *)t + t->strings + seg->name;
 }
 
+/*
+ * The segment of table t, loaded at bias, holding run-time address addr,
+ * and its run-time start: ops->find_seg for a caller with one table.
+ */
+static inline const struct kunwind_seg *
+kunwind_table_seg(const struct kunwind_hdr *t, unsigned long bias,
+		  unsigned long addr, unsigned long *start)
+{
+	const struct kunwind_seg *seg = kunwind_find_seg(t, addr - bias);
+
+	if (seg)
+		*start = seg->base + bias;
+	return seg;
+}
+
 /* The rule of offset off in seg (the lookup without the segment scan). */
 const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
 					    const struct kunwind_seg *seg,
@@ -82,6 +97,7 @@ enum kunwind_stop {
 	KUNWIND_STOP_SP_DIRECTION,	/* sp did not grow on the same stack */
 	KUNWIND_STOP_DEPTH,		/* max_depth frames walked */
 	KUNWIND_STOP_UNSUPPORTED,	/* a rule the walker cannot follow */
+	KUNWIND_STOP_BAD_RA,		/* a return address that is not code */
 	KUNWIND_STOP_NR
 };
 
@@ -89,11 +105,13 @@ const char *kunwind_stop_str(enum kunwind_stop why);
 
 struct kunwind_ops {
 	/*
-	 * The table whose segments describe ip, and the bias to subtract
-	 * from ip before the lookup (load bias, KASLR offset); NULL if none.
+	 * The segment describing ip, its table, and the run-time address of
+	 * the segment's first byte (seg->base plus the load bias or KASLR
+	 * offset); NULL if none.
 	 */
-	const struct kunwind_hdr *(*find_table)(void *ctx, unsigned long ip,
-						unsigned long *bias);
+	const struct kunwind_seg *(*find_seg)(void *ctx, unsigned long ip,
+					      const struct kunwind_hdr **table,
+					      unsigned long *start);
 	/*
 	 * Read the word at addr, which the walker has checked to lie on a
 	 * known stack; false if it faults.  NULL: the stacks are ordinary
@@ -103,6 +121,18 @@ struct kunwind_ops {
 	/* Bounds [lo, hi) of the stack holding sp; false if none does. */
 	bool (*stack)(void *ctx, unsigned long sp, unsigned long *lo,
 		      unsigned long *hi);
+	/*
+	 * Optional.  The real return address when a tracer replaced the one
+	 * read at addr_p by a trampoline (function_graph, kretprobes), ip
+	 * itself when it is none; 0 when it is one that cannot be undone.
+	 */
+	unsigned long (*ret_addr)(void *ctx, unsigned long ip,
+				  unsigned long addr_p);
+	/*
+	 * Optional.  Is ip code a frame can return to or be interrupted at?
+	 * If not, the walk stops (KUNWIND_STOP_BAD_RA) before reporting it.
+	 */
+	bool (*text_ok)(void *ctx, unsigned long ip);
 };
 
 /* kunwind_start() flags */
@@ -153,6 +183,24 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 		   unsigned long bp, unsigned int max_depth, unsigned int flags);
 bool kunwind_next(struct kunwind_state *s);
 enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp);
+enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
+				  unsigned long sp, unsigned long bp,
+				  bool exact);
+
+/*
+ * The address whose row describes the current frame.  A return address
+ * is looked up at ip - 1: a call to a no-return function can be the last
+ * instruction of a function, and then the return address is the first
+ * byte of whatever follows, which another FDE (or none) describes;
+ * ip - 1 is inside the call.  The first frame and a frame whose ip came
+ * from a register or signal frame were interrupted, not called: ip is the
+ * next instruction to run and is looked up as is.  The one place of this
+ * rule: the kernel's own steps use it too.
+ */
+static inline unsigned long kunwind_frame_addr(const struct kunwind_state *s)
+{
+	return s->exact_ip ? s->ip : s->ip - 1;
+}
 
 static inline bool kunwind_done(const struct kunwind_state *s)
 {

@@ -17,6 +17,7 @@ static const char *const stop_str[KUNWIND_STOP_NR] = {
 	[KUNWIND_STOP_SP_DIRECTION]	= "sp did not grow",
 	[KUNWIND_STOP_DEPTH]		= "depth limit",
 	[KUNWIND_STOP_UNSUPPORTED]	= "unsupported rule",
+	[KUNWIND_STOP_BAD_RA]		= "bad return address",
 };
 
 const char *kunwind_stop_str(enum kunwind_stop why)
@@ -72,13 +73,23 @@ read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 	return load(s, addr, val);
 }
 
+/* The cache slot of an address. */
+static __always_inline unsigned int cache_slot(unsigned long addr)
+{
+	return (addr ^ addr >> 8) & (KUNWIND_CACHE_SIZE - 1);
+}
+
+/*
+ * An empty slot i holds the address i ^ 1, whose own slot is i ^ 1, never
+ * i: no address, however odd (0, ~0), can hit an empty slot, so the hot
+ * path needs no "valid" test.
+ */
 void kunwind_cache_clear(struct kunwind_cache *c)
 {
 	unsigned int i;
 
-	/* An empty entry: ~0 (ip - 1 of ip 0) has no row anyway. */
 	for (i = 0; i < KUNWIND_CACHE_SIZE; i++) {
-		c->e[i].addr = ~0UL;
+		c->e[i].addr = i ^ 1;
 		c->e[i].rule.type = KUNWIND_TYPE_NONE;
 	}
 }
@@ -136,43 +147,35 @@ enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp)
 	return KUNWIND_STOP_NONE;
 }
 
-/*
- * The rule for the current frame.  A return address is looked up at
- * ip - 1: a call to a no-return function can be the last instruction of a
- * function, and then the return address is the first byte of whatever
- * follows, which is described by another FDE (or none).  ip - 1 is inside
- * the call instruction.  The first frame and a frame whose ip came from a
- * register or signal frame were interrupted, not called: ip is the next
- * instruction to run and is looked up as is.
- */
+/* The rule of addr: the last segment again, or the one ops->find_seg() gives. */
 static const struct kunwind_rule *lookup(struct kunwind_state *s,
 					 unsigned long addr)
 {
 	const struct kunwind_hdr *t;
 	const struct kunwind_seg *seg;
-	unsigned long bias;
+	unsigned long start;
 
 	if (addr - s->seg_lo >= s->seg_len) {
-		t = s->ops->find_table(s->ctx, addr, &bias);
-		seg = t ? kunwind_find_seg(t, addr - bias) : NULL;
+		seg = s->ops->find_seg(s->ctx, addr, &t, &start);
 		if (!seg)
 			return NULL;
 		s->seg_table = t;
 		s->seg = seg;
-		s->seg_lo = bias + seg->base;
+		s->seg_lo = start;
 		s->seg_len = seg->size;
 	}
 	return kunwind_seg_rule(s->seg_table, s->seg, addr - s->seg_lo);
 }
 
+/* The rule for the current frame, at kunwind_frame_addr(). */
 static const struct kunwind_rule *frame_rule(struct kunwind_state *s)
 {
-	unsigned long addr = s->exact_ip ? s->ip : s->ip - 1;
+	unsigned long addr = kunwind_frame_addr(s);
 	unsigned int i;
 
 	if (!s->cache)
 		return lookup(s, addr);
-	i = (addr ^ addr >> 8) & (KUNWIND_CACHE_SIZE - 1);
+	i = cache_slot(addr);
 	if (s->cache->e[i].addr != addr) {
 		const struct kunwind_rule *r = lookup(s, addr);
 
@@ -203,11 +206,24 @@ static bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 	return true;
 }
 
-/* A saved register block: pt_regs, an iret frame or a signal ucontext. */
+/*
+ * A saved register block: pt_regs, an iret frame or a signal ucontext.
+ * A kernel register block (cs_at >= 0) saved in user mode ends the kernel
+ * stack, as user_mode() says: by the privilege level in cs, not by the
+ * value of ip.
+ */
 static bool regs_frame(struct kunwind_state *s, unsigned long regs,
-		       int ip_at, int sp_at, int bp_at, unsigned long *ip,
-		       unsigned long *sp, unsigned long *bp)
+		       int ip_at, int sp_at, int bp_at, int cs_at,
+		       unsigned long *ip, unsigned long *sp, unsigned long *bp)
 {
+	unsigned long cs;
+
+	if (cs_at >= 0) {
+		if (!read_word(s, regs + cs_at, &cs))
+			return stop(s, KUNWIND_STOP_BAD_READ);
+		if (cs & 3)
+			return stop(s, KUNWIND_STOP_END);
+	}
 	if (!read_word(s, regs + ip_at, ip) || !read_word(s, regs + sp_at, sp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
 	if (bp_at >= 0 && !read_word(s, regs + bp_at, bp))
@@ -215,10 +231,53 @@ static bool regs_frame(struct kunwind_state *s, unsigned long regs,
 	return true;
 }
 
+/*
+ * A return address read at addr_p: a tracer may have replaced it by its
+ * trampoline (ops->ret_addr undoes that; 0 if it cannot).
+ */
+static __always_inline unsigned long ret_addr(struct kunwind_state *s,
+					      unsigned long ip,
+					      unsigned long addr_p)
+{
+	return s->ops->ret_addr ? s->ops->ret_addr(s->ctx, ip, addr_p) : ip;
+}
+
+/*
+ * Make (ip, sp, bp) the current frame.  The stack grows down, so a
+ * caller's sp is above its callee's on the same stack, or on a stack the
+ * walk enters now; and a frame is reported only if ip is code
+ * (ops->text_ok), never a data word or 0.  Also for callers that step
+ * frames by other means (the kernel's ORC step).
+ */
+enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
+				  unsigned long sp, unsigned long bp,
+				  bool exact)
+{
+	enum kunwind_stop why;
+
+	if (sp - s->stack_lo < s->stack_hi - s->stack_lo) {
+		if (sp <= s->sp)
+			return KUNWIND_STOP_SP_DIRECTION;
+	} else {
+		why = kunwind_enter_stack(s, sp);
+		if (why)
+			return why;
+	}
+	if (s->ops->text_ok && !s->ops->text_ok(s->ctx, ip))
+		return KUNWIND_STOP_BAD_RA;
+	s->ip = ip;
+	s->sp = sp;
+	s->bp = bp;
+	s->exact_ip = exact;
+	s->depth++;
+	return KUNWIND_STOP_NONE;
+}
+
 bool kunwind_next(struct kunwind_state *s)
 {
 	const struct kunwind_rule *r;
-	unsigned long ip, sp, bp = s->bp, base;
+	unsigned long ip, sp, bp = s->bp, base, real;
+	enum kunwind_stop why;
 	bool exact = false;
 
 	if (s->stop)
@@ -237,6 +296,7 @@ bool kunwind_next(struct kunwind_state *s)
 		sp = base + r->cfa_off;
 		if (!read_word(s, sp - 8, &ip))
 			return stop(s, KUNWIND_STOP_BAD_READ);
+		ip = ret_addr(s, ip, sp - 8);
 		if (r->bp_off && !read_word(s, sp + r->bp_off, &bp))
 			return stop(s, KUNWIND_STOP_BAD_READ);
 		break;
@@ -245,23 +305,26 @@ bool kunwind_next(struct kunwind_state *s)
 		sp = s->sp + r->cfa_off + ((s->ip & 15) >= r->reg ? 8 : 0);
 		if (!read_word(s, sp - 8, &ip))
 			return stop(s, KUNWIND_STOP_BAD_READ);
+		ip = ret_addr(s, ip, sp - 8);
 		break;
 	case KUNWIND_TYPE_REGS:
 		if (!regs_frame(s, base + r->cfa_off, KUNWIND_PT_REGS_IP,
 				KUNWIND_PT_REGS_SP, KUNWIND_PT_REGS_BP,
-				&ip, &sp, &bp))
+				KUNWIND_PT_REGS_CS, &ip, &sp, &bp))
 			return false;
 		exact = true;
 		break;
 	case KUNWIND_TYPE_IRET:
 		if (!regs_frame(s, base + r->cfa_off, KUNWIND_IRET_IP,
-				KUNWIND_IRET_SP, -1, &ip, &sp, &bp))
+				KUNWIND_IRET_SP, -1, KUNWIND_IRET_CS,
+				&ip, &sp, &bp))
 			return false;
 		exact = true;
 		break;
 	case KUNWIND_TYPE_SIGNAL:
 		if (!regs_frame(s, base + r->cfa_off, KUNWIND_UC_IP,
-				KUNWIND_UC_SP, KUNWIND_UC_BP, &ip, &sp, &bp))
+				KUNWIND_UC_SP, KUNWIND_UC_BP, -1,
+				&ip, &sp, &bp))
 			return false;
 		exact = true;
 		break;
@@ -272,24 +335,20 @@ bool kunwind_next(struct kunwind_state *s)
 	default:	/* NONE, UNDEFINED, no table */
 		if (!fp_guess(s, &ip, &sp, &bp))
 			return false;
+		ip = ret_addr(s, ip, s->bp + 8);
 		break;
 	}
 
-	/* The stack grows down, so a caller's sp is above its callee's. */
-	if (sp - s->stack_lo < s->stack_hi - s->stack_lo) {
-		if (sp <= s->sp)
-			return stop(s, KUNWIND_STOP_SP_DIRECTION);
-	} else {
-		enum kunwind_stop why = kunwind_enter_stack(s, sp);
-
-		if (why)
-			return stop(s, why);
+	/*
+	 * Interrupted right after returning to a tracer's trampoline (its
+	 * first instruction): the return address it replaced was at sp - 8.
+	 * Recovered, it is a return address again: looked up at ip - 1.
+	 */
+	if (exact) {
+		real = ret_addr(s, ip, sp - 8);
+		exact = real == ip;
+		ip = real;
 	}
-
-	s->ip = ip;
-	s->sp = sp;
-	s->bp = bp;
-	s->exact_ip = exact;
-	s->depth++;
-	return true;
+	why = kunwind_step_to(s, ip, sp, bp, exact);
+	return why ? stop(s, why) : true;
 }
