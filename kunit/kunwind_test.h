@@ -51,6 +51,13 @@ void kunwind_test_helper_down(const struct kt_helper_info *info);
 /* Called by the helper's assembly, one per section: walks from here. */
 void kunwind_test_section_probe(int sec);
 
+/* kunwind_test_early.ko (early.c), loaded before kunwind.ko. */
+typedef long (*kt_early_fn)(void *arg);
+long kt_early_chain(kt_early_fn fn, void *arg);
+long kt_traced_1(kt_early_fn fn, void *arg);
+long kt_traced_2(kt_early_fn fn, void *arg);
+long kt_traced_3(kt_early_fn fn, void *arg);
+
 #ifndef KT_HELPER
 
 #include <kunit/test.h>

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Walk counters: per CPU, one this_cpu_add() each (a single instruction
+ * on x86, so safe in NMI), summed when debugfs reads them.  A leaf: it
+ * calls nothing of kunwind's.
+ */
+#include <linux/percpu.h>
+#include "internal.h"
+
+static DEFINE_PER_CPU(unsigned long [KUNWIND_CNT_NR], kunwind_counters);
+
+static const char * const counter_names[KUNWIND_CNT_STOP] = {
+	[KUNWIND_CNT_WALKS]		= "walks",
+	[KUNWIND_CNT_FRAMES]		= "frames",
+	[KUNWIND_CNT_TABLE]		= "table_steps",
+	[KUNWIND_CNT_ORC]		= "orc_fallback_steps",
+	[KUNWIND_CNT_ORC_FAILED]	= "orc_fallback_failed",
+	[KUNWIND_CNT_RECOVERED]		= "tracer_return_addresses_recovered",
+	[KUNWIND_CNT_ORC_TRACER]	= "tracer_steps_by_orc",
+	[KUNWIND_CNT_REFUSED]		= "walks_of_other_tasks_refused",
+};
+
+__kunwind_walk void kunwind_count(enum kunwind_counter c, unsigned long n)
+{
+	if (c < KUNWIND_CNT_NR)
+		this_cpu_add(kunwind_counters[c], n);
+}
+EXPORT_SYMBOL_GPL(kunwind_count);
+
+unsigned long kunwind_counter_read(enum kunwind_counter c)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	if (c >= KUNWIND_CNT_NR)
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(kunwind_counters, cpu)[c];
+	return sum;
+}
+EXPORT_SYMBOL_GPL(kunwind_counter_read);
+
+/* "walks", ..., then the stop reason for the stop counters. */
+const char *kunwind_counter_name(enum kunwind_counter c)
+{
+	if (c < KUNWIND_CNT_STOP)
+		return counter_names[c];
+	if (c < KUNWIND_CNT_NR)
+		return kunwind_stop_str(c - KUNWIND_CNT_STOP);
+	return "?";
+}
+EXPORT_SYMBOL_GPL(kunwind_counter_name);

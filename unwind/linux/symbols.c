@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel internals kunwind.ko uses that are not exported, resolved by
+ * name once at load: the one place that does so.  kallsyms_lookup_name()
+ * itself is not exported since 5.7; a kprobe finds it.
+ *
+ * A function is kept only if it may be called through a pointer
+ * (kunwind_indirect_call_ok(): with IBT, objtool seals the ENDBR of
+ * functions whose address is never taken, and calling one raises #CP).
+ * Whatever cannot be had is said once at load, with what is lost; the
+ * module never fails to load for it.
+ */
+#include <linux/kprobes.h>
+#include <linux/stddef.h>
+#include "internal.h"
+
+struct kunwind_syms kunwind_sym __ro_after_init;
+EXPORT_SYMBOL_GPL(kunwind_sym);
+
+/*
+ * One symbol: its names (alternatives, newest first), where it goes in
+ * struct kunwind_syms, whether it is called, and what is lost without it.
+ * "needs": resolved only if that earlier entry was (the tracer helpers
+ * matter only where the tracer's trampoline exists).
+ */
+struct sym_desc {
+	const char *names[2];
+	size_t off;
+	bool call;
+	int needs;
+	const char *lost;
+};
+
+#define SYM(field) offsetof(struct kunwind_syms, field)
+
+static const struct sym_desc sym_descs[] = {
+	{ { "get_stack_info" }, SYM(get_stack_info), true, -1,
+	  "walks stay on the task and IRQ stacks (no exception or entry stacks)" },
+	{ { "put_task_stack" }, SYM(put_task_stack), true, -1,
+	  "walks of other tasks are refused (their stacks cannot be pinned)" },
+	{ { "__kernel_text_address" }, SYM(kernel_text_address), true, -1,
+	  "return addresses are checked against core and module text only: frames in ftrace, kprobe and BPF trampolines end walks" },
+	{ { "_stext" }, SYM(stext), false, -1,
+	  "core kernel text unknown: without __kernel_text_address() kernel frames end walks" },
+	{ { "_etext" }, SYM(etext), false, 3,
+	  "core kernel text unknown: without __kernel_text_address() kernel frames end walks" },
+	{ { "modules" }, SYM(modules), false, -1,
+	  "modules loaded before kunwind.ko are not registered" },
+	{ { "module_mutex" }, SYM(module_mutex), false, 5,
+	  "modules loaded before kunwind.ko are not registered" },
+	/* >= 6.5: ret_from_fork is C, the switch target ret_from_fork_asm. */
+	{ { "ret_from_fork_asm", "ret_from_fork" }, SYM(ret_from_fork), false, -1,
+	  "first frame of never-run tasks unreliable" },
+	{ { "__sched_text_start" }, SYM(sched_text[0]), false, -1,
+	  "kunwind_save_tsk() keeps scheduler frames" },
+	{ { "__sched_text_end" }, SYM(sched_text[1]), false, 8,
+	  "kunwind_save_tsk() keeps scheduler frames" },
+	{ { "__lock_text_start" }, SYM(lock_text[0]), false, -1,
+	  "kunwind_save_tsk() keeps lock frames" },
+	{ { "__lock_text_end" }, SYM(lock_text[1]), false, 10,
+	  "kunwind_save_tsk() keeps lock frames" },
+	{ { "return_to_handler" }, SYM(return_to_handler), false, -1, NULL },
+	{ { "ftrace_graph_ret_addr" }, SYM(ftrace_graph_ret_addr), true, 12,
+	  "return addresses replaced by function_graph are recovered by ORC steps" },
+	{ { "arch_rethook_trampoline", "__kretprobe_trampoline" },
+	  SYM(rethook_trampoline), false, -1, NULL },
+	{ { "rethook_find_ret_addr", "kretprobe_find_ret_addr" },
+	  SYM(rethook_find_ret_addr), true, 14,
+	  "return addresses replaced by kretprobes are recovered by ORC steps" },
+};
+
+/*
+ * kallsyms_lookup_name() is not exported since 5.7; a kprobe finds it.
+ * With IBT the probe sits after the function's ENDBR: step back to it.
+ */
+static unsigned long find_kallsyms_lookup_name(void)
+{
+#ifdef CONFIG_KPROBES
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	unsigned long addr;
+	u32 insn;
+
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	if (!copy_from_kernel_nofault(&insn, (void *)(addr - 4), sizeof(insn)) &&
+	    insn == KUNWIND_ENDBR64)
+		addr -= 4;
+	return addr;
+#else
+	return 0;
+#endif
+}
+
+unsigned long kunwind_lookup_name(const char *name)
+{
+	return kunwind_sym.kallsyms_lookup_name ?
+	       kunwind_sym.kallsyms_lookup_name(name) : 0;
+}
+EXPORT_SYMBOL_GPL(kunwind_lookup_name);
+
+void kunwind_symbols_init(void)
+{
+	bool found[ARRAY_SIZE(sym_descs)] = {};
+	unsigned long addr = find_kallsyms_lookup_name();
+	unsigned int i, j;
+
+	if (kunwind_indirect_call_ok(addr))
+		kunwind_sym.kallsyms_lookup_name = (void *)addr;
+	else
+		pr_warn("kallsyms_lookup_name() unavailable: every internal below is missing\n");
+
+	for (i = 0; i < ARRAY_SIZE(sym_descs); i++) {
+		const struct sym_desc *d = &sym_descs[i];
+
+		if (d->needs >= 0 && !found[d->needs])
+			continue;
+		addr = 0;
+		for (j = 0; j < ARRAY_SIZE(d->names) && d->names[j] && !addr; j++)
+			addr = kunwind_lookup_name(d->names[j]);
+		if (addr && d->call && !kunwind_indirect_call_ok(addr))
+			addr = 0;
+		if (addr) {
+			*(unsigned long *)((char *)&kunwind_sym + d->off) = addr;
+			found[i] = true;
+		} else if (d->lost) {
+			pr_info("%s unavailable: %s\n", d->names[0], d->lost);
+		}
+	}
+}
