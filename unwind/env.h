@@ -38,4 +38,17 @@ typedef _Bool bool;
 
 #define KUNWIND_STATIC_ASSERT(e) _Static_assert(e, #e)
 
+/*
+ * Code on a walk's path.  A walk may run inside a tracer's callback, a
+ * kprobe handler or an NMI, so in the kernel that code can be neither
+ * traced (notrace; kunwind.ko is also built without -pg) nor probed: it
+ * lies in .kprobes.text, the section kprobes refuses, for modules too.
+ * tests/kunit.test checks that nothing in it calls code outside it.
+ */
+#ifdef __KERNEL__
+#define __kunwind_walk	notrace __section(".kprobes.text")
+#else
+#define __kunwind_walk
+#endif
+
 #endif /* _KUNWIND_ENV_H */

@@ -38,17 +38,17 @@ u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
 const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
 					unsigned long addr);
 
-static inline const struct kunwind_seg *kunwind_segs(const struct kunwind_hdr *t)
+static __kunwind_walk inline const struct kunwind_seg *kunwind_segs(const struct kunwind_hdr *t)
 {
 	return (const struct kunwind_seg *)(t + 1);
 }
 
-static inline const struct kunwind_rule *kunwind_rules(const struct kunwind_hdr *t)
+static __kunwind_walk inline const struct kunwind_rule *kunwind_rules(const struct kunwind_hdr *t)
 {
 	return (const struct kunwind_rule *)((const u8 *)t + t->rules);
 }
 
-static inline const char *kunwind_seg_name(const struct kunwind_hdr *t,
+static __kunwind_walk inline const char *kunwind_seg_name(const struct kunwind_hdr *t,
 					   const struct kunwind_seg *seg)
 {
 	return (const char *)t + t->strings + seg->name;
@@ -58,7 +58,7 @@ static inline const char *kunwind_seg_name(const struct kunwind_hdr *t,
  * The segment of table t, loaded at bias, holding run-time address addr,
  * and its run-time start: ops->find_seg for a caller with one table.
  */
-static inline const struct kunwind_seg *
+static __kunwind_walk inline const struct kunwind_seg *
 kunwind_table_seg(const struct kunwind_hdr *t, unsigned long bias,
 		  unsigned long addr, unsigned long *start)
 {
@@ -197,12 +197,12 @@ enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
  * next instruction to run and is looked up as is.  The one place of this
  * rule: the kernel's own steps use it too.
  */
-static inline unsigned long kunwind_frame_addr(const struct kunwind_state *s)
+static __kunwind_walk inline unsigned long kunwind_frame_addr(const struct kunwind_state *s)
 {
 	return s->exact_ip ? s->ip : s->ip - 1;
 }
 
-static inline bool kunwind_done(const struct kunwind_state *s)
+static __kunwind_walk inline bool kunwind_done(const struct kunwind_state *s)
 {
 	return s->stop != KUNWIND_STOP_NONE;
 }

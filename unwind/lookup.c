@@ -25,25 +25,25 @@ const char *kunwind_bad_str(enum kunwind_bad why)
 	return (unsigned int)why < KUNWIND_BAD_NR ? bad_str[why] : "?";
 }
 
-static inline u32 row_stride(const struct kunwind_hdr *t)
+static __kunwind_walk inline u32 row_stride(const struct kunwind_hdr *t)
 {
 	return t->flags & KUNWIND_F_WIDE ? 3 : 2;
 }
 
-static inline u32 nr_buckets(const struct kunwind_seg *seg)
+static __kunwind_walk inline u32 nr_buckets(const struct kunwind_seg *seg)
 {
 	/* In 64 bits: a size near 4 GiB must not wrap to 0 buckets. */
 	return ((u64)seg->size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
 }
 
 /* Index of the first row starting in bucket b (b may be nr_buckets). */
-static inline u32 first_row(const u32 *super, const u16 *bucket, u32 b)
+static __kunwind_walk inline u32 first_row(const u32 *super, const u16 *bucket, u32 b)
 {
 	return super[b >> (KUNWIND_SUPER_SHIFT - KUNWIND_BUCKET_SHIFT)] +
 	       bucket[b];
 }
 
-static inline u32 row_rule(const struct kunwind_hdr *t, const u8 *row)
+static __kunwind_walk inline u32 row_rule(const struct kunwind_hdr *t, const u8 *row)
 {
 	return t->flags & KUNWIND_F_WIDE ? row[1] | row[2] << 8 : row[1];
 }
@@ -177,7 +177,7 @@ enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
  * .ko starts at 0); after relocation they do not, and there are few of
  * them (one per text section), so a scan is cheapest.
  */
-const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
+__kunwind_walk const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
 					   unsigned long addr)
 {
 	const struct kunwind_seg *seg = kunwind_segs(t);
@@ -195,7 +195,7 @@ const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
  * before off, or, if none does, the row before the bucket's first.  Row 0
  * starts at 0 (checked), so the result is always a valid row.
  */
-u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
+__kunwind_walk u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
 		   u32 off)
 {
 	const u8 *base = (const u8 *)t;
@@ -219,7 +219,7 @@ u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
 	return lo - 1;
 }
 
-const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
+__kunwind_walk const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
 					    const struct kunwind_seg *seg,
 					    u32 off)
 {
@@ -229,7 +229,7 @@ const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
 					 row * row_stride(t))];
 }
 
-const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
+__kunwind_walk const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
 					unsigned long addr)
 {
 	const struct kunwind_seg *seg = kunwind_find_seg(t, addr);

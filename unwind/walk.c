@@ -20,26 +20,26 @@ static const char *const stop_str[KUNWIND_STOP_NR] = {
 	[KUNWIND_STOP_BAD_RA]		= "bad return address",
 };
 
-const char *kunwind_stop_str(enum kunwind_stop why)
+__kunwind_walk const char *kunwind_stop_str(enum kunwind_stop why)
 {
 	return (unsigned int)why < KUNWIND_STOP_NR ? stop_str[why] : "?";
 }
 
-static bool stop(struct kunwind_state *s, enum kunwind_stop why)
+static __kunwind_walk bool stop(struct kunwind_state *s, enum kunwind_stop why)
 {
 	s->stop = why;
 	return false;
 }
 
 /* A stack the walker can use: at least one word, not wrapping. */
-static bool stack_of(struct kunwind_state *s, unsigned long addr,
+static __kunwind_walk bool stack_of(struct kunwind_state *s, unsigned long addr,
 		     unsigned long *lo, unsigned long *hi)
 {
 	return s->ops->stack(s->ctx, addr, lo, hi) && *hi > *lo &&
 	       *hi - *lo >= sizeof(long);
 }
 
-static bool load(struct kunwind_state *s, unsigned long addr,
+static __kunwind_walk bool load(struct kunwind_state *s, unsigned long addr,
 		 unsigned long *val)
 {
 	if (s->ops->read)
@@ -49,7 +49,7 @@ static bool load(struct kunwind_state *s, unsigned long addr,
 	return true;
 }
 
-static bool read_other_stack(struct kunwind_state *s, unsigned long addr,
+static __kunwind_walk bool read_other_stack(struct kunwind_state *s, unsigned long addr,
 			     unsigned long *val)
 {
 	unsigned long lo, hi;
@@ -65,7 +65,7 @@ static bool read_other_stack(struct kunwind_state *s, unsigned long addr,
  * stack() hook vouches for.  Only then may ops->read, or a direct load
  * when the caller has no read hook, touch the memory.
  */
-static __always_inline bool
+static __kunwind_walk __always_inline bool
 read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 {
 	if (unlikely(addr - s->stack_lo > s->stack_hi - s->stack_lo - sizeof(long)))
@@ -74,7 +74,7 @@ read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 }
 
 /* The cache slot of an address. */
-static __always_inline unsigned int cache_slot(unsigned long addr)
+static __kunwind_walk __always_inline unsigned int cache_slot(unsigned long addr)
 {
 	return (addr ^ addr >> 8) & (KUNWIND_CACHE_SIZE - 1);
 }
@@ -84,7 +84,7 @@ static __always_inline unsigned int cache_slot(unsigned long addr)
  * i: no address, however odd (0, ~0), can hit an empty slot, so the hot
  * path needs no "valid" test.
  */
-void kunwind_cache_clear(struct kunwind_cache *c)
+__kunwind_walk void kunwind_cache_clear(struct kunwind_cache *c)
 {
 	unsigned int i;
 
@@ -94,7 +94,7 @@ void kunwind_cache_clear(struct kunwind_cache *c)
 	}
 }
 
-void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
+__kunwind_walk void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 		   void *ctx, unsigned long ip, unsigned long sp,
 		   unsigned long bp, unsigned int max_depth, unsigned int flags)
 {
@@ -127,7 +127,7 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
  * could send it back and forth until the depth limit.  Also for callers
  * that step frames themselves (the kernel's ORC fallback).
  */
-enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp)
+__kunwind_walk enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp)
 {
 	unsigned long lo, hi;
 	unsigned int i;
@@ -148,7 +148,7 @@ enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp)
 }
 
 /* The rule of addr: the last segment again, or the one ops->find_seg() gives. */
-static const struct kunwind_rule *lookup(struct kunwind_state *s,
+static __kunwind_walk const struct kunwind_rule *lookup(struct kunwind_state *s,
 					 unsigned long addr)
 {
 	const struct kunwind_hdr *t;
@@ -168,7 +168,7 @@ static const struct kunwind_rule *lookup(struct kunwind_state *s,
 }
 
 /* The rule for the current frame, at kunwind_frame_addr(). */
-static const struct kunwind_rule *frame_rule(struct kunwind_state *s)
+static __kunwind_walk const struct kunwind_rule *frame_rule(struct kunwind_state *s)
 {
 	unsigned long addr = kunwind_frame_addr(s);
 	unsigned int i;
@@ -193,7 +193,7 @@ static const struct kunwind_rule *frame_rule(struct kunwind_state *s)
  * rbp, return address at rbp + 8.  Right for code built with frame
  * pointers, a guess elsewhere, so the trace is marked unreliable.
  */
-static bool fp_guess(struct kunwind_state *s, unsigned long *ip,
+static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 		     unsigned long *sp, unsigned long *bp)
 {
 	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp <= s->sp ||
@@ -212,7 +212,7 @@ static bool fp_guess(struct kunwind_state *s, unsigned long *ip,
  * stack, as user_mode() says: by the privilege level in cs, not by the
  * value of ip.
  */
-static bool regs_frame(struct kunwind_state *s, unsigned long regs,
+static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long regs,
 		       int ip_at, int sp_at, int bp_at, int cs_at,
 		       unsigned long *ip, unsigned long *sp, unsigned long *bp)
 {
@@ -235,7 +235,7 @@ static bool regs_frame(struct kunwind_state *s, unsigned long regs,
  * A return address read at addr_p: a tracer may have replaced it by its
  * trampoline (ops->ret_addr undoes that; 0 if it cannot).
  */
-static __always_inline unsigned long ret_addr(struct kunwind_state *s,
+static __kunwind_walk __always_inline unsigned long ret_addr(struct kunwind_state *s,
 					      unsigned long ip,
 					      unsigned long addr_p)
 {
@@ -249,7 +249,7 @@ static __always_inline unsigned long ret_addr(struct kunwind_state *s,
  * (ops->text_ok), never a data word or 0.  Also for callers that step
  * frames by other means (the kernel's ORC step).
  */
-enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
+__kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
 				  unsigned long sp, unsigned long bp,
 				  bool exact)
 {
@@ -273,7 +273,7 @@ enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
 	return KUNWIND_STOP_NONE;
 }
 
-bool kunwind_next(struct kunwind_state *s)
+__kunwind_walk bool kunwind_next(struct kunwind_state *s)
 {
 	const struct kunwind_rule *r;
 	unsigned long ip, sp, bp = s->bp, base, real;

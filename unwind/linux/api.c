@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The public API (kunwind_api.h), the walk counters, and the exports of
- * the freestanding core for the KUnit suites.
+ * The public API (kunwind_api.h), on the kernel walks of stack.c.
  *
  * Starting from current.  Each exported entry point captures its own
  * caller's frame (kunwind_caller_frame()): the first frame is the return
@@ -9,66 +8,42 @@
  * ..., as the first entry of stack_trace_save(store, size, 0) is.  So the
  * walk never depends on a table for kunwind.ko itself.
  */
-#include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include "internal.h"
 
-/* ---- counters ------------------------------------------------------ */
-
-static DEFINE_PER_CPU(unsigned long [KUNWIND_CNT_NR], kunwind_counters);
-
-static const char * const counter_names[KUNWIND_CNT_STOP] = {
-	[KUNWIND_CNT_WALKS]	 = "walks",
-	[KUNWIND_CNT_FRAMES]	 = "frames",
-	[KUNWIND_CNT_ORC]	 = "orc_fallback_steps",
-	[KUNWIND_CNT_ORC_FAILED] = "orc_fallback_failed",
-};
-
-/* this_cpu_add() is one instruction on x86: safe in NMI. */
-void kunwind_count(enum kunwind_counter c, unsigned long n)
-{
-	if (c < KUNWIND_CNT_NR)
-		this_cpu_add(kunwind_counters[c], n);
-}
-EXPORT_SYMBOL_GPL(kunwind_count);
-
-unsigned long kunwind_counter_read(enum kunwind_counter c)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	if (c >= KUNWIND_CNT_NR)
-		return 0;
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(kunwind_counters, cpu)[c];
-	return sum;
-}
-EXPORT_SYMBOL_GPL(kunwind_counter_read);
-
-/* "walks", ..., then "stop:<reason>" for the stop counters. */
-const char *kunwind_counter_name(enum kunwind_counter c)
-{
-	if (c < KUNWIND_CNT_STOP)
-		return counter_names[c];
-	if (c < KUNWIND_CNT_NR)
-		return kunwind_stop_str(c - KUNWIND_CNT_STOP);
-	return "?";
-}
-EXPORT_SYMBOL_GPL(kunwind_counter_name);
-
 /* ---- walks --------------------------------------------------------- */
+
+/*
+ * The callback runs inside the walk's rcu_read_lock() section: it must
+ * not sleep.  Debug kernels check (a context switch of the walking task
+ * during the callback).
+ */
+static __kunwind_walk bool call_fn(kunwind_consume_fn fn, void *cookie,
+				   const struct kunwind_frame *f)
+{
+#ifdef CONFIG_DEBUG_ATOMIC_SLEEP
+	unsigned long switches = current->nvcsw + current->nivcsw;
+	bool go_on = fn(cookie, f);
+
+	KUNWIND_WARN_ONCE(current->nvcsw + current->nivcsw != switches,
+			  "kunwind_walk() callback %ps slept: it runs under rcu_read_lock()",
+			  fn);
+	return go_on;
+#else
+	return fn(cookie, f);
+#endif
+}
 
 /*
  * Report the frames of a started walk to fn and end it.  Returns the stop
  * reason; KUNWIND_STOP_NONE if fn ended the walk.
  */
-static int walk_frames(struct kunwind_walk *w, bool first,
-		       kunwind_consume_fn fn, void *cookie)
+static __kunwind_walk int walk_frames(struct kunwind_walk *w, bool first,
+				      kunwind_consume_fn fn, void *cookie)
 {
 	struct kunwind_frame f;
-	unsigned long n = 0;
 	int stop;
 
 	if (first) {
@@ -77,13 +52,11 @@ static int walk_frames(struct kunwind_walk *w, bool first,
 			f.sp = w->s.sp;
 			f.bp = w->s.bp;
 			f.flags = w->frame_flags;
-			n++;
-			if (!fn(cookie, &f))
+			if (!call_fn(fn, cookie, &f))
 				break;
 		} while (kunwind_walk_next(w));
 	}
 	stop = w->s.stop;
-	kunwind_count(KUNWIND_CNT_FRAMES, n);
 	kunwind_walk_end(w);
 	return stop;
 }
@@ -93,7 +66,7 @@ static int walk_frames(struct kunwind_walk *w, bool first,
  * function that inlines this: its caller is the first frame) or from a
  * sleeping task.
  */
-static __always_inline bool start_walk(struct kunwind_walk *w,
+static __kunwind_walk __always_inline bool start_walk(struct kunwind_walk *w,
 				       struct task_struct *task,
 				       struct pt_regs *regs)
 {
@@ -108,7 +81,7 @@ static __always_inline bool start_walk(struct kunwind_walk *w,
 	return kunwind_walk_start_task(w, task);
 }
 
-noinline int kunwind_walk(struct task_struct *task, struct pt_regs *regs,
+__kunwind_walk noinline int kunwind_walk(struct task_struct *task, struct pt_regs *regs,
 			  kunwind_consume_fn fn, void *cookie)
 {
 	struct kunwind_walk w;
@@ -124,7 +97,7 @@ struct save_args {
 	bool nosched;
 };
 
-static bool save_frame(void *cookie, const struct kunwind_frame *f)
+static __kunwind_walk bool save_frame(void *cookie, const struct kunwind_frame *f)
 {
 	struct save_args *a = cookie;
 
@@ -138,7 +111,7 @@ static bool save_frame(void *cookie, const struct kunwind_frame *f)
 	return a->len < a->size;
 }
 
-noinline unsigned int kunwind_save(unsigned long *store, unsigned int size,
+__kunwind_walk noinline unsigned int kunwind_save(unsigned long *store, unsigned int size,
 				   unsigned int skip)
 {
 	struct save_args a = { store, size, skip, 0 };
@@ -154,8 +127,10 @@ noinline unsigned int kunwind_save(unsigned long *store, unsigned int size,
 }
 EXPORT_SYMBOL_GPL(kunwind_save);
 
-unsigned int kunwind_save_regs(struct pt_regs *regs, unsigned long *store,
-			       unsigned int size, unsigned int skip)
+__kunwind_walk unsigned int kunwind_save_regs(struct pt_regs *regs,
+					      unsigned long *store,
+					      unsigned int size,
+					      unsigned int skip)
 {
 	struct save_args a = { store, size, skip, 0 };
 	struct kunwind_walk w;
@@ -168,7 +143,7 @@ unsigned int kunwind_save_regs(struct pt_regs *regs, unsigned long *store,
 EXPORT_SYMBOL_GPL(kunwind_save_regs);
 
 /* Like stack_trace_save_tsk(): without scheduler and lock functions. */
-noinline unsigned int kunwind_save_tsk(struct task_struct *task,
+__kunwind_walk noinline unsigned int kunwind_save_tsk(struct task_struct *task,
 				       unsigned long *store,
 				       unsigned int size, unsigned int skip)
 {
@@ -202,7 +177,7 @@ struct show_args {
  * printk("%s...", loglvl) as dump_stack() does: vprintk() takes the level
  * from the formatted text (and, in NMI, defers the console output).
  */
-static __printf(1, 2) void show_line(const char *fmt, ...)
+static __kunwind_walk __printf(1, 2) void show_line(const char *fmt, ...)
 {
 	va_list args;
 
@@ -217,7 +192,7 @@ static __printf(1, 2) void show_line(const char *fmt, ...)
  * exact ip; kunwind adds "(orc)" where the ORC fallback made the step,
  * and brackets the stacks like dump_stack(): <IRQ> ... </IRQ> <TASK>.
  */
-static bool show_frame(void *cookie, const struct kunwind_frame *f)
+static __kunwind_walk bool show_frame(void *cookie, const struct kunwind_frame *f)
 {
 	struct show_args *a = cookie;
 	const char *stack = kunwind_walk_stack_name(a->w, f->sp);
@@ -237,7 +212,8 @@ static bool show_frame(void *cookie, const struct kunwind_frame *f)
 	return true;
 }
 
-static void show_walk(struct kunwind_walk *w, bool first, const char *loglvl)
+static __kunwind_walk void show_walk(struct kunwind_walk *w, bool first,
+				     const char *loglvl)
 {
 	struct show_args a = { w, loglvl, NULL };
 	struct task_struct *task = w->task;
@@ -251,9 +227,11 @@ static void show_walk(struct kunwind_walk *w, bool first, const char *loglvl)
 	if (stop != KUNWIND_STOP_END)
 		show_line("%skunwind: walk stopped: %s\n", loglvl,
 		       kunwind_stop_str(stop));
+	show_line("%skunwind: steps: %u by tables, %u by the ORC fallback, %u tracer return addresses undone\n",
+		  loglvl, w->nr_table, w->nr_orc, w->nr_recovered);
 }
 
-noinline void kunwind_show_stack(struct task_struct *task,
+__kunwind_walk noinline void kunwind_show_stack(struct task_struct *task,
 				 struct pt_regs *regs, const char *loglvl)
 {
 	struct kunwind_walk w;
@@ -263,7 +241,7 @@ noinline void kunwind_show_stack(struct task_struct *task,
 }
 EXPORT_SYMBOL_GPL(kunwind_show_stack);
 
-noinline void kunwind_dump_stack(void)
+__kunwind_walk noinline void kunwind_dump_stack(void)
 {
 	struct kunwind_walk w;
 	unsigned long ip, sp, bp;
@@ -273,33 +251,3 @@ noinline void kunwind_dump_stack(void)
 		  KERN_DEFAULT);
 }
 EXPORT_SYMBOL_GPL(kunwind_dump_stack);
-
-/* ---- the freestanding core, for kunit/ ----------------------------- */
-
-/*
- * lookup.c and walk.c include no kernel header, so their exports are
- * here; each is redeclared on the line before (typeof keeps it the
- * declaration of unwind/kunwind.h) so the export follows a declaration.
- */
-typeof(kunwind_table_check) kunwind_table_check;
-EXPORT_SYMBOL_GPL(kunwind_table_check);
-typeof(kunwind_bad_str) kunwind_bad_str;
-EXPORT_SYMBOL_GPL(kunwind_bad_str);
-typeof(kunwind_find_seg) kunwind_find_seg;
-EXPORT_SYMBOL_GPL(kunwind_find_seg);
-typeof(__kunwind_find) __kunwind_find;
-EXPORT_SYMBOL_GPL(__kunwind_find);
-typeof(kunwind_find) kunwind_find;
-EXPORT_SYMBOL_GPL(kunwind_find);
-typeof(kunwind_row_iter_init) kunwind_row_iter_init;
-EXPORT_SYMBOL_GPL(kunwind_row_iter_init);
-typeof(kunwind_row_next) kunwind_row_next;
-EXPORT_SYMBOL_GPL(kunwind_row_next);
-typeof(kunwind_stop_str) kunwind_stop_str;
-EXPORT_SYMBOL_GPL(kunwind_stop_str);
-typeof(kunwind_start) kunwind_start;
-EXPORT_SYMBOL_GPL(kunwind_start);
-typeof(kunwind_next) kunwind_next;
-EXPORT_SYMBOL_GPL(kunwind_next);
-typeof(kunwind_enter_stack) kunwind_enter_stack;
-EXPORT_SYMBOL_GPL(kunwind_enter_stack);

@@ -8,8 +8,9 @@
  *
  *   module text ranges        6.1: core_layout/init_layout, >= 6.4: mem[]
  *                             (for_each_mod_mem_type() came with mem[])
- *   kallsyms_lookup_name()    not exported since 5.7: found with a kprobe
- *   get_stack_info()          not exported: resolved once by name; without
+ *   unexported internals      resolved by name in symbols.c (kallsyms_lookup_name()
+ *                             itself with a kprobe), never assumed present
+ *   get_stack_info()          without
  *                             it, the task stack (and, >= 6.2, the IRQ
  *                             stack through the exported pcpu_hot, which
  *                             cpu_current_top_of_stack names) only
@@ -32,6 +33,8 @@
 #include <asm/cpu_entry_area.h>
 #include <asm/cpufeature.h>
 #include <asm/unwind.h>
+#include <asm/processor.h>
+#include <uapi/asm/vsyscall.h>
 
 #if !defined(CONFIG_X86_64)
 #error "kunwind supports x86-64 only"
@@ -80,6 +83,89 @@ static inline bool kunwind_mod_symtab(const struct module *mod,
 #endif
 }
 
+/* ---- a module's table: its section, its read-only memory ----------- */
+/* (registry.c's block: kunwind_mod_section(), kunwind_mod_ro_holds()) */
+
+#if defined(CONFIG_KALLSYMS) && defined(CONFIG_SYSFS)
+/*
+ * mod->sect_attrs, the address of every allocated section, which the
+ * loader keeps for /sys/module/<m>/sections/ after init, when the symbol
+ * table has lost its data symbols (unless CONFIG_KALLSYMS_ALL).  Its type
+ * is private to kernel/module/sysfs.c; this is a copy of its layout,
+ * the same from 5.8 (bin_attribute sections) to 6.12 at least, read in
+ * the 6.12 source and the 6.1 one.  Only grp, nsections, the name and
+ * the address are read.
+ */
+struct kunwind_module_sect_attr {
+	struct bin_attribute battr;	/* .attr.name: the section's name */
+	unsigned long address;
+};
+
+struct kunwind_module_sect_attrs {
+	struct attribute_group grp;
+	unsigned int nsections;
+	struct kunwind_module_sect_attr attrs[];
+};
+#endif
+
+/*
+ * The run-time address of mod's section name, 0 if it has none or the
+ * loader has not published its sections yet: sysfs is set up after the
+ * MODULE_STATE_COMING notifiers.  Caller holds a reference on mod (the
+ * attributes are freed with the module).
+ */
+static inline unsigned long kunwind_mod_section(const struct module *mod,
+						const char *name)
+{
+#if defined(CONFIG_KALLSYMS) && defined(CONFIG_SYSFS)
+	const struct kunwind_module_sect_attrs *sa = (const void *)READ_ONCE(mod->sect_attrs);
+	unsigned int i;
+
+	for (i = 0; sa && i < sa->nsections; i++)
+		if (sa->attrs[i].battr.attr.name &&
+		    !strcmp(sa->attrs[i].battr.attr.name, name))
+			return sa->attrs[i].address;
+#endif
+	return 0;
+}
+
+/* Is [addr, addr + len) inside [base, base + size)?  Without overflow. */
+static inline bool kunwind_span_in(unsigned long addr, unsigned long len,
+				   unsigned long base, unsigned long size)
+{
+	return addr - base < size && len <= size - (addr - base);
+}
+
+/*
+ * Is [addr, addr + len) inside one read-only region of mod's core
+ * memory: its text or its read-only data?  Not ro_after_init, which the
+ * module's init may still write.  >= 6.4 each is an allocation of its own
+ * (mem[MOD_TEXT], mem[MOD_RODATA]); 6.1 lays them out one after the
+ * other in core_layout: text up to text_size, read-only data up to
+ * ro_size.
+ */
+static inline bool kunwind_mod_ro_holds(const struct module *mod,
+					unsigned long addr, unsigned long len)
+{
+#ifdef for_each_mod_mem_type
+	static const enum mod_mem_type ro[] = { MOD_TEXT, MOD_RODATA };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ro); i++)
+		if (kunwind_span_in(addr, len, (unsigned long)mod->mem[ro[i]].base,
+				    mod->mem[ro[i]].size))
+			return true;
+	return false;
+#else
+	unsigned long base = (unsigned long)mod->core_layout.base;
+	unsigned int text = mod->core_layout.text_size;
+
+	return kunwind_span_in(addr, len, base, text) ||
+	       kunwind_span_in(addr, len, base + text,
+			       mod->core_layout.ro_size - text);
+#endif
+}
+
 /* ---- indirect calls into unexported functions ---------------------- */
 
 #define KUNWIND_ENDBR64	0xfa1e0ff3	/* f3 0f 1e fa */
@@ -106,16 +192,37 @@ static inline bool kunwind_indirect_call_ok(unsigned long addr)
 /* ---- stacks -------------------------------------------------------- */
 
 /*
+ * Addresses a non-faulting kernel load may touch: what
+ * copy_from_kernel_nofault_allowed() accepts.  Not user addresses (with
+ * SMAP a kernel load from one oopses before the exception table is
+ * consulted) nor the guard page above them, not the vsyscall page, and
+ * only canonical ones for this machine's paging (57 bits with 5-level).
+ */
+static __always_inline bool kunwind_kernel_addr_ok(unsigned long addr)
+{
+	unsigned int bits = boot_cpu_data.x86_virt_bits;
+
+	if (addr < TASK_SIZE_MAX + PAGE_SIZE)
+		return false;
+	if ((addr & PAGE_MASK) == VSYSCALL_ADDR)
+		return false;
+	/* canonical: bits 63..bits-1 all equal (all ones, here) */
+	return !bits || (long)addr >> (bits - 1) == -1L;
+}
+
+/*
  * One non-faulting load of a word already proved to lie on a kernel
  * stack: the exception-table load copy_from_kernel_nofault() is made of,
- * without its call, its user-range check and its copy loop.  A fault
- * (a freed, unmapped stack) is fixed up and returns false.  Measured
- * (bench/kernel-bench.sh, test kernel, TCG): kunwind/ORC ns per frame
- * 0.92-0.99 with copy_from_kernel_nofault(), 0.62-0.67 with this.
+ * without its call and its copy loop, but with its address checks.  A
+ * fault (a freed, unmapped stack) is fixed up and returns false.
+ * Measured (bench/kernel-bench.sh, test kernel, TCG): kunwind/ORC ns per
+ * frame 0.92-0.99 with copy_from_kernel_nofault(), 0.62-0.67 with this.
  */
 static __always_inline bool kunwind_read_nofault(unsigned long addr,
 						 unsigned long *val)
 {
+	if (unlikely(!kunwind_kernel_addr_ok(addr)))
+		return false;
 	pagefault_disable();
 	__get_kernel_nofault(val, (unsigned long *)addr, unsigned long, fault);
 	pagefault_enable();
@@ -129,12 +236,6 @@ fault:
 static inline unsigned long kunwind_task_saved_sp(struct task_struct *task)
 {
 	return READ_ONCE(task->thread.sp);
-}
-
-/* task's stack is not freed yet (it is freed when the task exits). */
-static inline bool kunwind_task_stack_alive(struct task_struct *task)
-{
-	return task_stack_page(task) && refcount_read(&task->stack_refcount);
 }
 
 /* task runs on another CPU: its stack changes under us. */

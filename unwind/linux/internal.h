@@ -4,7 +4,7 @@
  * counters.  Shared by unwind/linux/ and by the KUnit suites in kunit/,
  * for which every function here is exported GPL.  Kept small and stable.
  *
- * Concurrency: lookups (kunwind_find_table(), kunwind_find_rule(), every
+ * Concurrency: lookups (kunwind_registry_find(), kunwind_find_rule(), every
  * walk) take no lock and may run in any context, NMI included; they pair
  * with the registry's list_add_rcu()/list_del_rcu() + synchronize_rcu().
  * Registration and unregistration sleep.
@@ -59,16 +59,31 @@ enum kunwind_seg_state {
 struct kunwind_reg;
 
 /*
+ * The most segments one table may have.  kunwind-gen makes one per text
+ * section, and a kernel object has few: vmlinux 3 (.text, .init.text,
+ * .exit.text on the 6.12 test kernel), a module its .text,
+ * .init.text, .exit.text, .text.unlikely, .text.hot and the kernel's
+ * special text sections (.noinstr.text, .sched.text, .spinlock.text and
+ * the like: about 20 names exist).  Modules are not built with
+ * -ffunction-sections (clang LTO's split sections are merged back by
+ * scripts/module.lds).  64 leaves room for all of them; a table with more
+ * is no kernel object's, and would only make every registration copy and
+ * sort, and every lookup search, more entries.
+ */
+#define KUNWIND_MAX_SEGS	64
+
+/*
  * Register a table.  table/len: the relocated table (8-byte aligned),
  * which must stay mapped until kunwind_unregister_table() returns; bias:
  * run-time address minus table address (vmlinux: the KASLR offset;
  * modules: 0); text: the object's code.  Segments outside every text
  * range are dropped, segments in an init range die at
- * kunwind_reg_init_done().  A table that kunwind_table_check() refuses, or
- * whose live segments overlap each other or another registered table, is
- * refused with one pr_warn() naming name: ERR_PTR(-EINVAL).  Also
- * ERR_PTR(-ENOMEM); ERR_PTR(-EEXIST) if mod already has one.
- * Process context; sleeps.  name is copied.
+ * kunwind_reg_init_done().  A table that kunwind_table_check() refuses,
+ * that has more than KUNWIND_MAX_SEGS segments, or whose live segments
+ * overlap each other or another registered table's, is refused with one
+ * pr_warn() naming name: ERR_PTR(-EINVAL).  Also ERR_PTR(-ENOMEM);
+ * ERR_PTR(-EEXIST) if mod already has one.  Process context; sleeps.
+ * name is copied.
  */
 struct kunwind_reg *kunwind_register_table(const char *name,
 					   struct module *mod,
@@ -94,15 +109,28 @@ struct kunwind_reg *kunwind_module_reg(struct module *mod);
 int kunwind_reg_seg_state(struct kunwind_reg *reg, unsigned long addr);
 
 /*
- * The table whose live segment holds ip, and its bias (look up ip - bias
- * in it); NULL if none.  Caller holds rcu_read_lock() for as long as it
- * uses the table.  Any context.  This is ops->find_table of kernel walks.
+ * The live segment holding run-time address ip, its table and the
+ * segment's run-time start; NULL if none.  Caller holds rcu_read_lock()
+ * for as long as it uses the table.  Any context, NMI included; its cost
+ * does not grow with the number of registered tables.  This is
+ * ops->find_seg of kernel walks.
  */
-const struct kunwind_hdr *kunwind_find_table(unsigned long ip,
-					     unsigned long *bias);
+const struct kunwind_seg *kunwind_registry_find(unsigned long ip,
+						const struct kunwind_hdr **table,
+						unsigned long *start);
 
 /* A copy of the rule describing exactly ip (no ip - 1); false if none. */
 bool kunwind_find_rule(unsigned long ip, struct kunwind_rule *rule);
+
+/*
+ * The length of the table at addr in module mod: its header, then the
+ * whole size the header gives, must lie inside one read-only region of
+ * the module (kunwind_mod_ro_holds()), so that nothing can change the
+ * table after kunwind_table_check() has proved it.  0 if not, and *why
+ * says what is wrong.  What registers modules' tables uses it.
+ */
+unsigned long kunwind_module_table_len(const struct module *mod,
+				       unsigned long addr, const char **why);
 
 /* ---- stack.c: walks of kernel stacks ------------------------------- */
 
@@ -119,7 +147,12 @@ struct kunwind_walk {
 	struct kunwind_state s;
 	struct task_struct *task;
 	struct pt_regs *regs;		/* the registers a walk started from */
-	unsigned int frame_flags;
+	unsigned int frame_flags;	/* KUNWIND_FRAME_* of the current frame */
+	unsigned int nr_table, nr_orc;	/* steps by tables, by the fallback */
+	unsigned int nr_recovered;	/* return addresses undone from tracers */
+	int graph_idx;			/* ftrace_graph_ret_addr()'s cursor */
+	struct llist_node *rethook_cur;	/* rethook_find_ret_addr()'s cursor */
+	bool tracer_lost;		/* a trampoline ret_addr() could not undo */
 	bool put_stack;			/* try_get_task_stack() succeeded */
 };
 
@@ -128,6 +161,9 @@ struct kunwind_walk {
 /*
  * From ip/sp/bp on task's stacks (NULL: current).  first_called: ip is a
  * return address (look up ip - 1), else an interrupted or exact ip.
+ * Another task's walk is refused (false, stop reason BAD_READ, counted)
+ * in NMI and hardirq, where its stack reference must not be dropped, when
+ * the task runs, has no stack, or its stack cannot be pinned.
  */
 bool kunwind_walk_start(struct kunwind_walk *w, struct task_struct *task,
 			unsigned long ip, unsigned long sp, unsigned long bp,
@@ -164,19 +200,23 @@ do {									\
 /* The kernel's ops (ctx: struct kunwind_walk *). */
 extern const struct kunwind_ops kunwind_kernel_ops;
 
-/* kallsyms_lookup_name(), 0 if unavailable (no kprobes, IBT-sealed). */
-unsigned long kunwind_lookup_name(const char *name);
-
 /* in_sched_functions(): scheduler or lock text (false if unresolved). */
 bool kunwind_in_sched_functions(unsigned long addr);
 
-/* ---- counters (api.c) ---------------------------------------------- */
+/* Could a kernel frame return to, or be interrupted at, addr? */
+bool kunwind_text_address(unsigned long addr);
+
+/* ---- counters.c: a leaf -------------------------------------------- */
 
 enum kunwind_counter {
 	KUNWIND_CNT_WALKS,
-	KUNWIND_CNT_FRAMES,		/* frames reported, all walks */
+	KUNWIND_CNT_FRAMES,		/* frames walked, the first included */
+	KUNWIND_CNT_TABLE,		/* steps made by kunwind tables */
 	KUNWIND_CNT_ORC,		/* steps made by the ORC fallback */
 	KUNWIND_CNT_ORC_FAILED,		/* fallback tried, ORC failed too */
+	KUNWIND_CNT_RECOVERED,		/* tracer trampolines undone */
+	KUNWIND_CNT_ORC_TRACER,		/* ... by an ORC step (no helper) */
+	KUNWIND_CNT_REFUSED,		/* walks of other tasks refused */
 	KUNWIND_CNT_STOP,		/* + enum kunwind_stop: walk endings */
 	KUNWIND_CNT_NR = KUNWIND_CNT_STOP + KUNWIND_STOP_NR
 };
@@ -185,6 +225,46 @@ enum kunwind_counter {
 void kunwind_count(enum kunwind_counter c, unsigned long n);
 unsigned long kunwind_counter_read(enum kunwind_counter c);
 const char *kunwind_counter_name(enum kunwind_counter c);
+
+/* ---- symbols.c: kernel internals resolved by name ------------------ */
+
+struct stack_info;
+struct llist_node;
+struct mutex;
+
+/*
+ * Each 0/NULL when unavailable (kunwind_symbols_init() said so once, with
+ * what is lost).  Read-only after init.
+ */
+struct kunwind_syms {
+	unsigned long (*kallsyms_lookup_name)(const char *name);
+	int (*get_stack_info)(unsigned long *stack, struct task_struct *task,
+			      struct stack_info *info,
+			      unsigned long *visit_mask);
+	void (*put_task_stack)(struct task_struct *task);
+	int (*kernel_text_address)(unsigned long addr);
+	unsigned long stext, etext;		/* core kernel text */
+	struct list_head *modules;		/* the module list ... */
+	struct mutex *module_mutex;		/* ... and its lock */
+	unsigned long ret_from_fork;		/* a new task's switch target */
+	unsigned long sched_text[2], lock_text[2];
+	/* function_graph: return_to_handler, and its undo */
+	unsigned long return_to_handler;
+	unsigned long (*ftrace_graph_ret_addr)(struct task_struct *task,
+					       int *idx, unsigned long ret,
+					       unsigned long *retp);
+	/* kretprobes (rethook): the trampoline, and its undo */
+	unsigned long rethook_trampoline;
+	unsigned long (*rethook_find_ret_addr)(struct task_struct *task,
+					       unsigned long frame,
+					       struct llist_node **cur);
+};
+
+extern struct kunwind_syms kunwind_sym;
+
+void kunwind_symbols_init(void);
+/* kallsyms_lookup_name(), 0 if unavailable (no kprobes, IBT-sealed). */
+unsigned long kunwind_lookup_name(const char *name);
 
 /* ---- between the module's files (not exported) --------------------- */
 
@@ -207,7 +287,6 @@ void kunwind_registry_exit(void);
 void kunwind_registry_show(struct seq_file *m);
 const char *kunwind_walk_stack_name(struct kunwind_walk *w, unsigned long sp);
 int kunwind_vmlinux_register(void);
-int kunwind_stack_init(void);
 void kunwind_debugfs_init(void);
 void kunwind_debugfs_exit(void);
 

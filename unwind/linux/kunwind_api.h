@@ -19,6 +19,8 @@ struct pt_regs;
 #define KUNWIND_FRAME_ORC	0x1
 #define KUNWIND_FRAME_GUESS	0x2	/* from the rbp guess: unreliable */
 #define KUNWIND_FRAME_REGS	0x4	/* ip came from a register frame */
+/* ip was a tracer's trampoline (function_graph, kretprobe), undone. */
+#define KUNWIND_FRAME_RECOVERED	0x8
 
 struct kunwind_frame {
 	unsigned long ip;	/* a return address, or the interrupted ip */

@@ -3,7 +3,7 @@
  * kunwind.ko: kernel stack walks with tables compiled from DWARF CFI at
  * build time.  See Documentation/kunwind.rst.
  *
- * Init order: resolve the kernel internals walks need (stack.c), then
+ * Init order: resolve the kernel internals walks need (symbols.c), then
  * register tables and the module notifier (registry.c), then debugfs.
  * A missing piece degrades the module (a message says which), it never
  * fails the load: only the notifier's registration can.
@@ -15,7 +15,7 @@ static int __init kunwind_init(void)
 {
 	int err;
 
-	kunwind_stack_init();
+	kunwind_symbols_init();
 	err = kunwind_registry_init();
 	if (err)
 		return err;

@@ -2,69 +2,68 @@
 /*
  * Walks of kernel stacks: the kernel's struct kunwind_ops for the core
  * walker, the three ways to start (current, pt_regs, sleeping task) and
- * the ORC fallback step.
+ * the ORC fallback step.  Layers: api.c calls this file; this file calls
+ * the core (walk.c, lookup.c), the registry, symbols.c and counters.c;
+ * none of them calls back.
  *
  * Stacks.  A walk may read only the stacks the kernel itself would unwind:
  * the task stack, and for current also this CPU's IRQ, exception and
  * entry stacks.  get_stack_info() knows them all and their order (IRQ ->
  * task, exception -> IRQ or task, entry -> task); it is not exported, so
- * it is resolved once by name.  Without it, walks stay on the task stack
- * and (where the kernel exports its pointer) the IRQ stack.  Every read
- * is a non-faulting load (as copy_from_kernel_nofault() does, see
- * kunwind_read_nofault()) of a word the walker proved to lie on such a
- * stack, and the walker never re-enters a stack it has left (ORC's visit
- * mask), so a walk ends on any stack layout, however corrupt.
+ * it is resolved by name (symbols.c).  Without it, walks stay on the task
+ * stack and (where the kernel exports its pointer) the IRQ stack.  Every
+ * read is a non-faulting load (kunwind_read_nofault(), which refuses what
+ * copy_from_kernel_nofault() refuses) of a word the walker proved to lie
+ * on such a stack, and the walker never re-enters a stack it has left
+ * (ORC's visit mask), so a walk ends on any stack layout, however corrupt.
+ *
+ * Frames.  A frame is reported only if its ip is code the kernel could
+ * return to (kunwind_text_address(): __kernel_text_address(), as ORC's
+ * unwind_get_return_address(), which also accepts ftrace, kprobe and BPF
+ * trampolines); otherwise the walk stops, "bad return address".  A return
+ * address that function_graph (return_to_handler) or a kretprobe (the
+ * rethook trampoline) put on the stack is replaced by the real one, as
+ * ORC's unwind_recover_ret_addr() does, with the kernel's own helpers;
+ * where one cannot be called, that step is taken by ORC (counted).
  *
  * Fallback.  Where no table covers ip (a stock kernel without its -dbg
  * vmlinux; entry assembly, which has no DWARF CFI; a module built without
- * the opt-in; BPF), or a row says "no information", the walk takes one
- * step with the kernel's own ORC unwinder (__unwind_start() from a
- * synthetic pt_regs { ip, sp, bp }, which steps over that frame) and goes
- * on with tables from the caller.  The frame is flagged KUNWIND_FRAME_ORC.
- * ORC ends at the same places the kernel does: a user-mode pt_regs, or an
+ * the opt-in; BPF), or a row's step fails, the walk takes one step with
+ * the kernel's own ORC unwinder (__unwind_start() from a synthetic
+ * pt_regs { ip, sp, bp }, which steps over that frame) and goes on with
+ * tables from the caller.  The frame is flagged KUNWIND_FRAME_ORC.  ORC
+ * ends at the same places the kernel does: a user-mode pt_regs, or an
  * end-of-stack hint such as ret_from_fork_asm's.
  *
- * No instrumentation here (Kbuild): a walk may run from a KASAN report,
- * an ftrace callback or a kprobe, and must not recurse into them.
+ * Every function a walk runs through is __kunwind_walk: not traceable,
+ * not probeable (see unwind/env.h).
  */
-#include <linux/kprobes.h>
+#include <linux/hardirq.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/task_stack.h>
 #include <asm/ptrace.h>
 #include <asm/switch_to.h>
 #include "internal.h"
 
-typedef int (*get_stack_info_fn)(unsigned long *stack,
-				 struct task_struct *task,
-				 struct stack_info *info,
-				 unsigned long *visit_mask);
-typedef unsigned long (*kallsyms_lookup_name_fn)(const char *name);
-
-static get_stack_info_fn kunwind_get_stack_info __ro_after_init;
-static kallsyms_lookup_name_fn kunwind_kallsyms_lookup_name __ro_after_init;
-static unsigned long kunwind_ret_from_fork __ro_after_init;
-static void (*kunwind_put_task_stack)(struct task_struct *) __ro_after_init;
-static unsigned long kunwind_sched_text[2] __ro_after_init;
-static unsigned long kunwind_lock_text[2] __ro_after_init;
-
 /* ---- stacks -------------------------------------------------------- */
 
 /* Is the word at addr inside [lo, hi)? */
-static bool word_in(unsigned long addr, unsigned long lo, unsigned long hi)
+static __kunwind_walk bool word_in(unsigned long addr, unsigned long lo,
+				   unsigned long hi)
 {
 	return addr >= lo && addr < hi && hi - addr >= sizeof(long);
 }
 
 /* The stack of w's task holding addr: [*lo, *hi), and its type. */
-static bool find_stack(struct kunwind_walk *w, unsigned long addr,
-		       unsigned long *lo, unsigned long *hi,
-		       enum stack_type *type)
+static __kunwind_walk bool find_stack(struct kunwind_walk *w,
+				      unsigned long addr, unsigned long *lo,
+				      unsigned long *hi, enum stack_type *type)
 {
 	struct stack_info info;
 
-	if (kunwind_get_stack_info) {
-		if (kunwind_get_stack_info((unsigned long *)addr, w->task,
-					   &info, NULL))
+	if (kunwind_sym.get_stack_info) {
+		if (kunwind_sym.get_stack_info((unsigned long *)addr, w->task,
+					       &info, NULL))
 			return false;
 		*lo = (unsigned long)info.begin;
 		*hi = (unsigned long)info.end;
@@ -76,7 +75,7 @@ static bool find_stack(struct kunwind_walk *w, unsigned long addr,
 	*hi = *lo + THREAD_SIZE;
 	if (type)
 		*type = STACK_TYPE_TASK;
-	if (word_in(addr, *lo, *hi))
+	if (*lo && word_in(addr, *lo, *hi))
 		return true;
 	if (type)
 		*type = STACK_TYPE_IRQ;
@@ -84,44 +83,9 @@ static bool find_stack(struct kunwind_walk *w, unsigned long addr,
 	       word_in(addr, *lo, *hi);
 }
 
-static const struct kunwind_hdr *ops_find_table(void *ctx, unsigned long ip,
-						unsigned long *bias)
-{
-	return kunwind_find_table(ip, bias);
-}
-
-/*
- * The walker has checked that addr lies on a stack ops_stack() vouched
- * for.  Another task's stack may be freed under an unpinned walk (see
- * pin_stack()); current's stacks cannot fault.
- */
-static bool ops_read(void *ctx, unsigned long addr, unsigned long *val)
-{
-	struct kunwind_walk *w = ctx;
-
-	if (likely(kunwind_read_nofault(addr, val)))
-		return true;
-	KUNWIND_WARN_ONCE(w->task == current,
-			  "read fault at 0x%lx on a stack of current", addr);
-	return false;
-}
-
-/* The walker itself never returns to a stack it has left (ORC's visit mask). */
-static bool ops_stack(void *ctx, unsigned long sp, unsigned long *lo,
-		      unsigned long *hi)
-{
-	return find_stack(ctx, sp, lo, hi, NULL);
-}
-
-const struct kunwind_ops kunwind_kernel_ops = {
-	.find_table	= ops_find_table,
-	.read		= ops_read,
-	.stack		= ops_stack,
-};
-EXPORT_SYMBOL_GPL(kunwind_kernel_ops);
-
 /* dump_stack()'s name of the stack holding sp. */
-const char *kunwind_walk_stack_name(struct kunwind_walk *w, unsigned long sp)
+__kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_walk *w,
+						   unsigned long sp)
 {
 	enum stack_type type;
 	unsigned long lo, hi;
@@ -131,26 +95,160 @@ const char *kunwind_walk_stack_name(struct kunwind_walk *w, unsigned long sp)
 	return kunwind_stack_name(type);
 }
 
-/* ---- start --------------------------------------------------------- */
+/* ---- text ---------------------------------------------------------- */
 
 /*
- * Keep another task's stack from being freed during the walk.
- * put_task_stack() is not exported; without it the stack is not pinned,
- * which is still safe: every read is non-faulting, so a stack freed
- * meanwhile only ends the walk (or yields a garbage frame, as any walk of
- * a task that runs meanwhile may).
+ * Module text, for kernels where __kernel_text_address() cannot be
+ * called: the module list is RCU-protected (modules are freed after a
+ * grace period), and every walk holds rcu_read_lock().
  */
-static bool pin_stack(struct kunwind_walk *w)
+static __kunwind_walk bool module_text(unsigned long addr)
 {
-	if (!kunwind_put_task_stack)
-		return kunwind_task_stack_alive(w->task);
-	if (!try_get_task_stack(w->task))
+	struct module *mod;
+	unsigned long start, end;
+	bool found = false;
+
+	if (!kunwind_sym.modules)
 		return false;
-	w->put_stack = true;
-	return true;
+	list_for_each_entry_rcu(mod, kunwind_sym.modules, list) {
+		if (mod->state == MODULE_STATE_UNFORMED)
+			continue;
+		kunwind_mod_text(mod, false, &start, &end);
+		if (addr - start < end - start) {
+			found = true;
+			break;
+		}
+		kunwind_mod_text(mod, true, &start, &end);
+		if (addr - start < end - start) {
+			found = true;
+			break;
+		}
+	}
+	return found;
 }
 
-static void walk_init(struct kunwind_walk *w, struct task_struct *task)
+/*
+ * Could a kernel frame return to, or be interrupted at, addr?  Kernel or
+ * module text and the trampolines ORC accepts, as __kernel_text_address()
+ * says; without it, core text and the module list (no trampolines).
+ * Freed module init text is no longer the module's, so it is refused.
+ * vmlinux's init text is accepted after it is freed, as ORC does: the
+ * boot CPU's idle task returns into start_kernel() and friends.
+ */
+__kunwind_walk bool kunwind_text_address(unsigned long addr)
+{
+	if (kunwind_sym.kernel_text_address)
+		return kunwind_sym.kernel_text_address(addr);
+	if (kunwind_sym.etext && addr >= kunwind_sym.stext &&
+	    addr < kunwind_sym.etext)
+		return true;
+	return module_text(addr);
+}
+EXPORT_SYMBOL_GPL(kunwind_text_address);
+
+/*
+ * in_sched_functions(), which stack_trace_save_tsk() filters with: the
+ * scheduler's and the locks' text.  Not exported; false if unresolved.
+ */
+__kunwind_walk bool kunwind_in_sched_functions(unsigned long addr)
+{
+	const unsigned long *sched = kunwind_sym.sched_text;
+	const unsigned long *lock = kunwind_sym.lock_text;
+
+	return (addr >= sched[0] && addr < sched[1]) ||
+	       (addr >= lock[0] && addr < lock[1]);
+}
+EXPORT_SYMBOL_GPL(kunwind_in_sched_functions);
+
+/* ---- the kernel's ops ---------------------------------------------- */
+
+static __kunwind_walk const struct kunwind_seg *
+ops_find_seg(void *ctx, unsigned long ip, const struct kunwind_hdr **table,
+	     unsigned long *start)
+{
+	return kunwind_registry_find(ip, table, start);
+}
+
+/*
+ * The walker has checked that addr lies on a stack ops_stack() vouched
+ * for; the stack of a task other than current is pinned, but it may
+ * still change under the walk: a fault is fixed up and ends the walk.
+ * current's stacks cannot fault.
+ */
+static __kunwind_walk bool ops_read(void *ctx, unsigned long addr,
+				    unsigned long *val)
+{
+	struct kunwind_walk *w = ctx;
+
+	if (likely(kunwind_read_nofault(addr, val)))
+		return true;
+	KUNWIND_WARN_ONCE(w->task == current,
+			  "a read of a stack of current faulted");
+	return false;
+}
+
+static __kunwind_walk bool ops_stack(void *ctx, unsigned long sp,
+				     unsigned long *lo, unsigned long *hi)
+{
+	return find_stack(ctx, sp, lo, hi, NULL);
+}
+
+/*
+ * A tracer's trampoline as a return address: the real one, from the
+ * tracer's own records of w's task, as ORC's unwind_recover_ret_addr():
+ * function_graph first, then rethook (a kretprobe on a graph-traced
+ * function).  Both lookups match the stack slot (addr_p) the tracer
+ * rewrote, and keep a cursor so that a walk visits each record once.
+ */
+static __kunwind_walk bool is_trampoline(unsigned long ip)
+{
+	return ip && (ip == kunwind_sym.return_to_handler ||
+		      ip == kunwind_sym.rethook_trampoline);
+}
+
+static __kunwind_walk unsigned long ops_ret_addr(void *ctx, unsigned long ip,
+						 unsigned long addr_p)
+{
+	struct kunwind_walk *w = ctx;
+	unsigned long real = ip;
+
+	if (likely(!is_trampoline(ip)))
+		return ip;
+	if (real == kunwind_sym.return_to_handler &&
+	    kunwind_sym.ftrace_graph_ret_addr)
+		real = kunwind_sym.ftrace_graph_ret_addr(w->task,
+				&w->graph_idx, real, (unsigned long *)addr_p);
+	if (real == kunwind_sym.rethook_trampoline &&
+	    kunwind_sym.rethook_find_ret_addr)
+		real = kunwind_sym.rethook_find_ret_addr(w->task, addr_p,
+							 &w->rethook_cur);
+	if (!real || is_trampoline(real)) {
+		w->tracer_lost = true;	/* walk_next() lets ORC do it */
+		return 0;
+	}
+	w->nr_recovered++;
+	kunwind_count(KUNWIND_CNT_RECOVERED, 1);
+	return real;
+}
+
+static __kunwind_walk bool ops_text_ok(void *ctx, unsigned long ip)
+{
+	return kunwind_text_address(ip);
+}
+
+const struct kunwind_ops kunwind_kernel_ops = {
+	.find_seg	= ops_find_seg,
+	.read		= ops_read,
+	.stack		= ops_stack,
+	.ret_addr	= ops_ret_addr,
+	.text_ok	= ops_text_ok,
+};
+EXPORT_SYMBOL_GPL(kunwind_kernel_ops);
+
+/* ---- start --------------------------------------------------------- */
+
+static __kunwind_walk void walk_init(struct kunwind_walk *w,
+				     struct task_struct *task)
 {
 	rcu_read_lock();
 	memset(w, 0, sizeof(*w));
@@ -159,43 +257,72 @@ static void walk_init(struct kunwind_walk *w, struct task_struct *task)
 }
 
 /* A walk that cannot start: no frame, stopped. */
-static bool walk_fail(struct kunwind_walk *w, enum kunwind_stop why)
+static __kunwind_walk bool walk_fail(struct kunwind_walk *w,
+				     enum kunwind_stop why)
 {
 	w->s.stop = why;
 	return false;
 }
 
-bool kunwind_walk_start(struct kunwind_walk *w, struct task_struct *task,
-			unsigned long ip, unsigned long sp, unsigned long bp,
-			bool first_called)
+/* A walk that starts: its first frame counts. */
+static __kunwind_walk bool walk_first(struct kunwind_walk *w)
+{
+	kunwind_count(KUNWIND_CNT_FRAMES, 1);
+	return true;
+}
+
+/*
+ * Pin the stack of w's task (not current) for the walk, or refuse.  Not
+ * in NMI or hardirq: dropping the reference may free the stack, which
+ * must not happen there.  Not while the task runs: its stack changes
+ * under the walk.  Not without put_task_stack() (not exported), which
+ * drops the reference.
+ */
+static __kunwind_walk bool pin_other_stack(struct kunwind_walk *w)
+{
+	if (in_nmi() || in_hardirq() || kunwind_task_running(w->task) ||
+	    !kunwind_sym.put_task_stack || !try_get_task_stack(w->task)) {
+		kunwind_count(KUNWIND_CNT_REFUSED, 1);
+		return false;
+	}
+	w->put_stack = true;
+	return true;
+}
+
+__kunwind_walk bool kunwind_walk_start(struct kunwind_walk *w,
+				       struct task_struct *task,
+				       unsigned long ip, unsigned long sp,
+				       unsigned long bp, bool first_called)
 {
 	walk_init(w, task);
-	if (w->task != current) {
-		if (kunwind_task_running(w->task) || !pin_stack(w))
-			return walk_fail(w, KUNWIND_STOP_BAD_READ);
-	}
+	if (w->task != current && !pin_other_stack(w))
+		return walk_fail(w, KUNWIND_STOP_BAD_READ);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, ip, sp, bp,
 		      KUNWIND_MAX_DEPTH,
 		      first_called ? KUNWIND_FIRST_CALLED : 0);
-	return true;
+	return walk_first(w);
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_start);
 
 /*
  * From an interrupt, exception or NMI: the interrupted ip is exact.  A
  * user-mode register set has no kernel frames above it: its ip is the
- * only frame (as stack_trace_save_regs() reports it).
+ * only frame (as stack_trace_save_regs() reports it).  A kernel-mode one
+ * whose ip is not text is inconsistent: no frame at all.
  */
-bool kunwind_walk_start_regs(struct kunwind_walk *w, struct pt_regs *regs)
+__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
+					    struct pt_regs *regs)
 {
 	walk_init(w, current);
 	w->regs = regs;
+	if (!user_mode(regs) && !kunwind_text_address(regs->ip))
+		return walk_fail(w, KUNWIND_STOP_BAD_RA);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, regs->ip,
 		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH, 0);
 	if (user_mode(regs))
 		w->s.stop = KUNWIND_STOP_END;
 	w->frame_flags = KUNWIND_FRAME_REGS;
-	return true;
+	return walk_first(w);
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
 
@@ -206,14 +333,14 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
  * never run returns to ret_from_fork instead, whose first instruction is
  * exact.  (As ORC's __unwind_start().)
  */
-bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task)
+__kunwind_walk bool kunwind_walk_start_task(struct kunwind_walk *w,
+					    struct task_struct *task)
 {
 	struct inactive_task_frame frame;
-	unsigned long sp, lo;
+	unsigned long sp, lo, ret_from_fork = kunwind_sym.ret_from_fork;
 
 	walk_init(w, task);
-	if (w->task == current || kunwind_task_running(w->task) ||
-	    !pin_stack(w))
+	if (w->task == current || !pin_other_stack(w))
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
 
 	sp = kunwind_task_saved_sp(w->task);
@@ -221,21 +348,16 @@ bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task)
 	if (sp < lo || sp + sizeof(frame) > lo + THREAD_SIZE ||
 	    copy_from_kernel_nofault(&frame, (void *)sp, sizeof(frame)))
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
+	if (!kunwind_text_address(frame.ret_addr))
+		return walk_fail(w, KUNWIND_STOP_BAD_RA);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, frame.ret_addr,
 		      sp + sizeof(frame), frame.bp, KUNWIND_MAX_DEPTH,
-		      frame.ret_addr == kunwind_ret_from_fork ?
-		      0 : KUNWIND_FIRST_CALLED);
-	return true;
+		      frame.ret_addr == ret_from_fork ? 0 : KUNWIND_FIRST_CALLED);
+	return walk_first(w);
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_start_task);
 
 /* ---- step ---------------------------------------------------------- */
-
-/* A stack change made here rather than by kunwind_next(): walk.c's rule. */
-static bool enter_stack(struct kunwind_walk *w, unsigned long sp)
-{
-	return kunwind_enter_stack(&w->s, sp) == KUNWIND_STOP_NONE;
-}
 
 /*
  * call_on_irqstack() switches to the IRQ stack inside an inline asm
@@ -248,24 +370,26 @@ static bool enter_stack(struct kunwind_walk *w, unsigned long sp)
  * the CFA on the previous stack.  Only for an rsp-based call rule; a
  * KUNWIND_HINT_STACK_SWITCH row (SP_INDIRECT) already reads the word.
  */
-static bool irq_stack_return(struct kunwind_walk *w)
+static __kunwind_walk bool irq_stack_return(struct kunwind_walk *w)
 {
 	struct kunwind_state *s = &w->s;
-	unsigned long addr = s->exact_ip ? s->ip : s->ip - 1;
+	unsigned long addr = kunwind_frame_addr(s);
 	const struct kunwind_rule *r = NULL;
+	const struct kunwind_seg *seg;
 	const struct kunwind_hdr *t;
-	unsigned long bias, prev_sp, lo, hi;
+	unsigned long start, prev_sp, lo, hi;
 	enum stack_type type;
 
 	if (s->sp != s->stack_hi - sizeof(long) ||
 	    !find_stack(w, s->sp, &lo, &hi, &type) || type != STACK_TYPE_IRQ)
 		return false;
-	t = kunwind_find_table(addr, &bias);
-	if (t)
-		r = kunwind_find(t, addr - bias);
+	seg = kunwind_registry_find(addr, &t, &start);
+	if (seg)
+		r = kunwind_seg_rule(t, seg, addr - start);
 	if (!r || r->type != KUNWIND_TYPE_CALL || r->reg != KUNWIND_REG_SP)
 		return false;
-	if (!kunwind_read_nofault(s->sp, &prev_sp) || !enter_stack(w, prev_sp))
+	if (!kunwind_read_nofault(s->sp, &prev_sp) ||
+	    kunwind_enter_stack(s, prev_sp))
 		return false;
 	s->sp = prev_sp;
 	return true;
@@ -279,20 +403,22 @@ enum orc_result { ORC_FAILED, ORC_STEPPED, ORC_END };
  * first frame of a pt_regs walk ORC gets the real registers (a realigned
  * frame needs r10 or r13); otherwise only ip, sp and bp are known, which
  * is all an ORC entry uses outside of those prologues.  ORC looks the
- * regs' ip up exactly, so a return address is given as ip - 1.
+ * regs' ip up exactly, so a return address is given as ip - 1.  ORC
+ * undoes tracers' trampolines itself, and checks that the address is
+ * text (unwind_get_return_address()).
  */
-static enum orc_result orc_step(struct kunwind_walk *w)
+static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
 {
 	struct kunwind_state *s = &w->s;
 	struct unwind_state st;
-	unsigned long ip;
 	struct pt_regs regs;
+	unsigned long ip;
 
 	if (w->regs && !s->depth) {
 		regs = *w->regs;
 	} else {
 		memset(&regs, 0, sizeof(regs));
-		regs.ip = s->exact_ip ? s->ip : s->ip - 1;
+		regs.ip = kunwind_frame_addr(s);
 		regs.sp = s->sp;
 		regs.bp = s->bp;
 		regs.cs = __KERNEL_CS;
@@ -305,20 +431,8 @@ static enum orc_result orc_step(struct kunwind_walk *w)
 	if (st.regs && user_mode(st.regs))
 		return ORC_END;
 	ip = unwind_get_return_address(&st);
-	if (!ip)
+	if (!ip || kunwind_step_to(s, ip, st.sp, st.bp, st.signal))
 		return ORC_FAILED;
-	/* The walker's rule: sp grows, or moves to a stack not yet left. */
-	if (st.sp - s->stack_lo < s->stack_hi - s->stack_lo) {
-		if (st.sp <= s->sp)
-			return ORC_FAILED;
-	} else if (!enter_stack(w, st.sp)) {
-		return ORC_FAILED;
-	}
-	s->ip = ip;
-	s->sp = st.sp;
-	s->bp = st.bp;
-	s->exact_ip = st.signal;
-	s->depth++;
 	w->frame_flags = KUNWIND_FRAME_ORC |
 			 (st.signal ? KUNWIND_FRAME_REGS : 0) |
 			 (st.error ? KUNWIND_FRAME_GUESS : 0);
@@ -327,33 +441,34 @@ static enum orc_result orc_step(struct kunwind_walk *w)
 	return ORC_STEPPED;
 }
 #else
-static enum orc_result orc_step(struct kunwind_walk *w)
+static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
 {
 	return ORC_FAILED;
 }
 #endif
 
-bool kunwind_walk_next(struct kunwind_walk *w)
+__kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 {
 	struct kunwind_state *s = &w->s;
 	unsigned long sp = s->sp, lo = s->stack_lo, hi = s->stack_hi;
-	unsigned int nr_left = s->nr_left;
+	unsigned int nr_left = s->nr_left, recovered = w->nr_recovered;
 	bool switched = !s->stop && irq_stack_return(w);
 
+	w->tracer_lost = false;
 	if (kunwind_next(s)) {
-		w->frame_flags = s->exact_ip ? KUNWIND_FRAME_REGS : 0;
-		/* A register frame from user mode ends the kernel stack. */
-		if (s->exact_ip && s->ip < TASK_SIZE_MAX) {
-			s->stop = KUNWIND_STOP_END;
-			return false;
-		}
+		w->frame_flags = (s->exact_ip ? KUNWIND_FRAME_REGS : 0) |
+			(w->nr_recovered != recovered ?
+			 KUNWIND_FRAME_RECOVERED : 0);
+		w->nr_table++;
+		kunwind_count(KUNWIND_CNT_TABLE, 1);
+		kunwind_count(KUNWIND_CNT_FRAMES, 1);
 		return true;
 	}
 	/*
-	 * The ORC fallback: where no row describes ip, and where a row's
-	 * step failed (CFI that is wrong at run time, e.g. after code
-	 * patching).  The frame is flagged KUNWIND_FRAME_ORC; if ORC cannot
-	 * step either, the walk keeps the table's stop reason.
+	 * The ORC fallback: where no row describes ip, where a row's step
+	 * failed (CFI that is wrong at run time, e.g. after code patching),
+	 * and over a tracer's trampoline ops_ret_addr() could not undo.  If
+	 * ORC cannot step either, the walk keeps the table's stop reason.
 	 */
 	if (s->stop == KUNWIND_STOP_END || s->stop == KUNWIND_STOP_DEPTH)
 		return false;
@@ -366,7 +481,11 @@ bool kunwind_walk_next(struct kunwind_walk *w)
 	switch (orc_step(w)) {
 	case ORC_STEPPED:
 		s->stop = KUNWIND_STOP_NONE;
+		w->nr_orc++;
 		kunwind_count(KUNWIND_CNT_ORC, 1);
+		if (w->tracer_lost)
+			kunwind_count(KUNWIND_CNT_ORC_TRACER, 1);
+		kunwind_count(KUNWIND_CNT_FRAMES, 1);
 		return true;
 	case ORC_END:
 		s->stop = KUNWIND_STOP_END;
@@ -378,81 +497,12 @@ bool kunwind_walk_next(struct kunwind_walk *w)
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_next);
 
-void kunwind_walk_end(struct kunwind_walk *w)
+__kunwind_walk void kunwind_walk_end(struct kunwind_walk *w)
 {
 	kunwind_count(KUNWIND_CNT_STOP + w->s.stop, 1);
 	if (w->put_stack)
-		kunwind_put_task_stack(w->task);
+		kunwind_sym.put_task_stack(w->task);
 	w->put_stack = false;
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_end);
-
-/*
- * in_sched_functions(), which stack_trace_save_tsk() filters with: the
- * scheduler's and the locks' text.  Not exported; false if unresolved.
- */
-bool kunwind_in_sched_functions(unsigned long addr)
-{
-	return (addr >= kunwind_sched_text[0] && addr < kunwind_sched_text[1]) ||
-	       (addr >= kunwind_lock_text[0] && addr < kunwind_lock_text[1]);
-}
-EXPORT_SYMBOL_GPL(kunwind_in_sched_functions);
-
-/* ---- init ---------------------------------------------------------- */
-
-/*
- * kallsyms_lookup_name() is not exported since 5.7; a kprobe finds it.
- * With IBT the probe sits after the function's ENDBR: step back to it.
- */
-static unsigned long find_kallsyms_lookup_name(void)
-{
-#ifdef CONFIG_KPROBES
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	unsigned long addr;
-	u32 insn;
-
-	if (register_kprobe(&kp))
-		return 0;
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	if (!copy_from_kernel_nofault(&insn, (void *)(addr - 4), sizeof(insn)) &&
-	    insn == KUNWIND_ENDBR64)
-		addr -= 4;
-	return addr;
-#else
-	return 0;
-#endif
-}
-
-unsigned long kunwind_lookup_name(const char *name)
-{
-	return kunwind_kallsyms_lookup_name ?
-	       kunwind_kallsyms_lookup_name(name) : 0;
-}
-EXPORT_SYMBOL_GPL(kunwind_lookup_name);
-
-int kunwind_stack_init(void)
-{
-	unsigned long addr = find_kallsyms_lookup_name();
-
-	if (kunwind_indirect_call_ok(addr))
-		kunwind_kallsyms_lookup_name = (kallsyms_lookup_name_fn)addr;
-	addr = kunwind_lookup_name("get_stack_info");
-	if (kunwind_indirect_call_ok(addr))
-		kunwind_get_stack_info = (get_stack_info_fn)addr;
-	else
-		pr_info("get_stack_info() unavailable: walks stay on the task and IRQ stacks\n");
-	addr = kunwind_lookup_name("put_task_stack");
-	if (kunwind_indirect_call_ok(addr))
-		kunwind_put_task_stack = (void (*)(struct task_struct *))addr;
-	kunwind_sched_text[0] = kunwind_lookup_name("__sched_text_start");
-	kunwind_sched_text[1] = kunwind_lookup_name("__sched_text_end");
-	kunwind_lock_text[0] = kunwind_lookup_name("__lock_text_start");
-	kunwind_lock_text[1] = kunwind_lookup_name("__lock_text_end");
-	/* >= 6.5: ret_from_fork is C, the switch target ret_from_fork_asm. */
-	kunwind_ret_from_fork = kunwind_lookup_name("ret_from_fork_asm");
-	if (!kunwind_ret_from_fork)
-		kunwind_ret_from_fork = kunwind_lookup_name("ret_from_fork");
-	return 0;
-}

@@ -12,6 +12,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/stddef.h>
+#include <linux/string.h>
 #include "internal.h"
 
 struct kunwind_syms kunwind_sym __ro_after_init;
@@ -27,45 +28,45 @@ struct sym_desc {
 	const char *names[2];
 	size_t off;
 	bool call;
-	int needs;
+	const char *needs;
 	const char *lost;
 };
 
 #define SYM(field) offsetof(struct kunwind_syms, field)
 
 static const struct sym_desc sym_descs[] = {
-	{ { "get_stack_info" }, SYM(get_stack_info), true, -1,
+	{ { "get_stack_info" }, SYM(get_stack_info), true, NULL,
 	  "walks stay on the task and IRQ stacks (no exception or entry stacks)" },
-	{ { "put_task_stack" }, SYM(put_task_stack), true, -1,
+	{ { "put_task_stack" }, SYM(put_task_stack), true, NULL,
 	  "walks of other tasks are refused (their stacks cannot be pinned)" },
-	{ { "__kernel_text_address" }, SYM(kernel_text_address), true, -1,
+	{ { "__kernel_text_address" }, SYM(kernel_text_address), true, NULL,
 	  "return addresses are checked against core and module text only: frames in ftrace, kprobe and BPF trampolines end walks" },
-	{ { "_stext" }, SYM(stext), false, -1,
+	{ { "_stext" }, SYM(stext), false, NULL,
 	  "core kernel text unknown: without __kernel_text_address() kernel frames end walks" },
-	{ { "_etext" }, SYM(etext), false, 3,
+	{ { "_etext" }, SYM(etext), false, "_stext",
 	  "core kernel text unknown: without __kernel_text_address() kernel frames end walks" },
-	{ { "modules" }, SYM(modules), false, -1,
+	{ { "modules" }, SYM(modules), false, NULL,
 	  "modules loaded before kunwind.ko are not registered" },
-	{ { "module_mutex" }, SYM(module_mutex), false, 5,
+	{ { "module_mutex" }, SYM(module_mutex), false, "modules",
 	  "modules loaded before kunwind.ko are not registered" },
 	/* >= 6.5: ret_from_fork is C, the switch target ret_from_fork_asm. */
-	{ { "ret_from_fork_asm", "ret_from_fork" }, SYM(ret_from_fork), false, -1,
+	{ { "ret_from_fork_asm", "ret_from_fork" }, SYM(ret_from_fork), false, NULL,
 	  "first frame of never-run tasks unreliable" },
-	{ { "__sched_text_start" }, SYM(sched_text[0]), false, -1,
+	{ { "__sched_text_start" }, SYM(sched_text[0]), false, NULL,
 	  "kunwind_save_tsk() keeps scheduler frames" },
-	{ { "__sched_text_end" }, SYM(sched_text[1]), false, 8,
+	{ { "__sched_text_end" }, SYM(sched_text[1]), false, "__sched_text_start",
 	  "kunwind_save_tsk() keeps scheduler frames" },
-	{ { "__lock_text_start" }, SYM(lock_text[0]), false, -1,
+	{ { "__lock_text_start" }, SYM(lock_text[0]), false, NULL,
 	  "kunwind_save_tsk() keeps lock frames" },
-	{ { "__lock_text_end" }, SYM(lock_text[1]), false, 10,
+	{ { "__lock_text_end" }, SYM(lock_text[1]), false, "__lock_text_start",
 	  "kunwind_save_tsk() keeps lock frames" },
-	{ { "return_to_handler" }, SYM(return_to_handler), false, -1, NULL },
-	{ { "ftrace_graph_ret_addr" }, SYM(ftrace_graph_ret_addr), true, 12,
+	{ { "return_to_handler" }, SYM(return_to_handler), false, NULL, NULL },
+	{ { "ftrace_graph_ret_addr" }, SYM(ftrace_graph_ret_addr), true, "return_to_handler",
 	  "return addresses replaced by function_graph are recovered by ORC steps" },
 	{ { "arch_rethook_trampoline", "__kretprobe_trampoline" },
-	  SYM(rethook_trampoline), false, -1, NULL },
+	  SYM(rethook_trampoline), false, NULL, NULL },
 	{ { "rethook_find_ret_addr", "kretprobe_find_ret_addr" },
-	  SYM(rethook_find_ret_addr), true, 14,
+	  SYM(rethook_find_ret_addr), true, "arch_rethook_trampoline",
 	  "return addresses replaced by kretprobes are recovered by ORC steps" },
 };
 
@@ -100,6 +101,17 @@ unsigned long kunwind_lookup_name(const char *name)
 }
 EXPORT_SYMBOL_GPL(kunwind_lookup_name);
 
+/* Was the entry named name (an earlier one) resolved? */
+static bool resolved(const char *name, const bool *found, unsigned int before)
+{
+	unsigned int i;
+
+	for (i = 0; i < before; i++)
+		if (!strcmp(sym_descs[i].names[0], name))
+			return found[i];
+	return false;
+}
+
 void kunwind_symbols_init(void)
 {
 	bool found[ARRAY_SIZE(sym_descs)] = {};
@@ -114,7 +126,7 @@ void kunwind_symbols_init(void)
 	for (i = 0; i < ARRAY_SIZE(sym_descs); i++) {
 		const struct sym_desc *d = &sym_descs[i];
 
-		if (d->needs >= 0 && !found[d->needs])
+		if (d->needs && !resolved(d->needs, found, i))
 			continue;
 		addr = 0;
 		for (j = 0; j < ARRAY_SIZE(d->names) && d->names[j] && !addr; j++)

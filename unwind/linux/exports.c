@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The freestanding core's functions, exported for the KUnit suites
+ * (kunit/).  lookup.c and walk.c include no kernel header, so their
+ * exports are here; each is redeclared on the line before (typeof keeps
+ * it the declaration of unwind/kunwind.h) so the export follows a
+ * declaration.
+ */
+#include <linux/export.h>
+#include "internal.h"
+
+typeof(kunwind_table_check) kunwind_table_check;
+EXPORT_SYMBOL_GPL(kunwind_table_check);
+typeof(kunwind_bad_str) kunwind_bad_str;
+EXPORT_SYMBOL_GPL(kunwind_bad_str);
+typeof(kunwind_find_seg) kunwind_find_seg;
+EXPORT_SYMBOL_GPL(kunwind_find_seg);
+typeof(__kunwind_find) __kunwind_find;
+EXPORT_SYMBOL_GPL(__kunwind_find);
+typeof(kunwind_find) kunwind_find;
+EXPORT_SYMBOL_GPL(kunwind_find);
+typeof(kunwind_seg_rule) kunwind_seg_rule;
+EXPORT_SYMBOL_GPL(kunwind_seg_rule);
+typeof(kunwind_row_iter_init) kunwind_row_iter_init;
+EXPORT_SYMBOL_GPL(kunwind_row_iter_init);
+typeof(kunwind_row_next) kunwind_row_next;
+EXPORT_SYMBOL_GPL(kunwind_row_next);
+typeof(kunwind_stop_str) kunwind_stop_str;
+EXPORT_SYMBOL_GPL(kunwind_stop_str);
+typeof(kunwind_start) kunwind_start;
+EXPORT_SYMBOL_GPL(kunwind_start);
+typeof(kunwind_next) kunwind_next;
+EXPORT_SYMBOL_GPL(kunwind_next);
+typeof(kunwind_enter_stack) kunwind_enter_stack;
+EXPORT_SYMBOL_GPL(kunwind_enter_stack);
+typeof(kunwind_step_to) kunwind_step_to;
+EXPORT_SYMBOL_GPL(kunwind_step_to);
+typeof(kunwind_cache_clear) kunwind_cache_clear;
+EXPORT_SYMBOL_GPL(kunwind_cache_clear);
