@@ -14,7 +14,8 @@
  *                               puts under kretprobes
  *
  * Each level does work after the call, so no call is a tail call and each
- * frame keeps its return address on the stack.
+ * frame keeps its return address on the stack, and its own work, so that
+ * no two functions are folded into one (-fipa-icf).
  */
 #include <linux/compiler.h>
 #include <linux/export.h>
@@ -28,7 +29,7 @@ static noinline long kt_early_inner(kt_early_fn fn, void *arg)
 	long r = fn(arg);
 
 	barrier();
-	return r + 1;
+	return r + 11;
 }
 
 noinline long kt_early_chain(kt_early_fn fn, void *arg)
@@ -36,7 +37,7 @@ noinline long kt_early_chain(kt_early_fn fn, void *arg)
 	long r = kt_early_inner(fn, arg);
 
 	barrier();
-	return r + 1;
+	return r + 12;
 }
 EXPORT_SYMBOL_GPL(kt_early_chain);
 
@@ -45,7 +46,7 @@ noinline long kt_traced_3(kt_early_fn fn, void *arg)
 	long r = fn(arg);
 
 	barrier();
-	return r + 1;
+	return r + 3;
 }
 EXPORT_SYMBOL_GPL(kt_traced_3);
 
@@ -54,7 +55,7 @@ noinline long kt_traced_2(kt_early_fn fn, void *arg)
 	long r = kt_traced_3(fn, arg);
 
 	barrier();
-	return r + 1;
+	return r + 2;
 }
 EXPORT_SYMBOL_GPL(kt_traced_2);
 

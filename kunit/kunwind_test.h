@@ -124,6 +124,10 @@ void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs);
 void kt_kunwind_task(struct kt_trace *t, struct task_struct *task);
 void kt_orc_task(struct kt_trace *t, struct task_struct *task);
 
+/* A kunwind_consume_fn appending to a struct kt_trace (cookie). */
+struct kunwind_frame;
+bool kt_trace_add(void *cookie, const struct kunwind_frame *f);
+
 /* Both walks of current from the caller of kt_both_here(). */
 void kt_both_here(struct kt_trace *kun, struct kt_trace *orc);
 

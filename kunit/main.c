@@ -93,7 +93,7 @@ noinline void kunwind_test_section_probe(int sec)
 	struct kt_probe *p;
 	const struct kunwind_hdr *t;
 	const struct kunwind_seg *seg;
-	unsigned long bias;
+	unsigned long start;
 
 	if (sec < 0 || sec > KT_SEC_NR)
 		return;
@@ -102,11 +102,10 @@ noinline void kunwind_test_section_probe(int sec)
 	p->call_ip = (unsigned long)__builtin_return_address(0);
 	p->rule_found = kunwind_find_rule(p->call_ip - 1, &p->rule);
 	rcu_read_lock();
-	t = kunwind_find_table(p->call_ip - 1, &bias);
-	seg = t ? kunwind_find_seg(t, p->call_ip - 1 - bias) : NULL;
+	seg = kunwind_registry_find(p->call_ip - 1, &t, &start);
 	if (seg) {
 		strscpy(p->seg_name, kunwind_seg_name(t, seg), sizeof(p->seg_name));
-		p->seg_off = p->call_ip - bias - seg->base;
+		p->seg_off = p->call_ip - start;
 	}
 	rcu_read_unlock();
 	if (kt_helper.info.mod) {

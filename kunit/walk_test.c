@@ -69,10 +69,17 @@ static bool f_stack(void *ctx, unsigned long sp, unsigned long *lo,
 	return false;
 }
 
+/* The synthetic program's text, [0x1000, 0x1e00): nothing else is code. */
+static bool f_text_ok(void *ctx, unsigned long ip)
+{
+	return ip >= 0x1000 && ip < 0x1e00;
+}
+
 static const struct kunwind_ops fake_ops = {
 	.find_seg = f_find,
 	.read = f_read,
 	.stack = f_stack,
+	.text_ok = f_text_ok,
 };
 
 /*
@@ -222,6 +229,20 @@ static void s_bad_start(struct fake *f, struct walked *w)
 	walk(f, w, 0x1010, 0x50000, 0, 0);	/* sp on no stack at all */
 }
 
+static void s_bad_ra(struct fake *f, struct walked *w)
+{
+	put(f, STACK + 0x00, STACK + 0x40);	/* leaf's RA: a stack address */
+	walk(f, w, 0x1010, STACK, 0, 0);
+}
+
+static void s_user_regs(struct fake *f, struct walked *w)
+{
+	put(f, STACK + KUNWIND_PT_REGS_IP, 0x1010);
+	put(f, STACK + KUNWIND_PT_REGS_SP, STACK + 0x100);
+	put(f, STACK + KUNWIND_PT_REGS_CS, 0x33);	/* user mode */
+	walk(f, w, 0x1410, STACK, 0, 0);
+}
+
 static const struct stop_case stop_cases[] = {
 	{ "end_of_stack", KUNWIND_STOP_END, 3, s_end },
 	{ "no_row_in_a_gap", KUNWIND_STOP_NO_ROW, 1, s_no_row },
@@ -233,6 +254,8 @@ static const struct stop_case stop_cases[] = {
 	{ "sp_direction_when_sp_goes_down", KUNWIND_STOP_SP_DIRECTION, 1, s_sp_direction },
 	{ "depth_limit", KUNWIND_STOP_DEPTH, 32, s_depth },
 	{ "unsupported_rule", KUNWIND_STOP_UNSUPPORTED, 1, s_unsupported },
+	{ "bad_return_address_not_text", KUNWIND_STOP_BAD_RA, 1, s_bad_ra },
+	{ "end_at_user_mode_register_frame", KUNWIND_STOP_END, 1, s_user_regs },
 };
 
 static void stop_case_desc(const struct stop_case *c, char *desc)
@@ -475,23 +498,28 @@ static void walk_cache_gives_the_same_frames(struct kunit *test)
 {
 	struct kunwind_cache *cache;
 	struct fake *f = fake_new(test);
-	struct walked a, b;
+	struct walked *a, *b;
 	unsigned int round;
 
-	/* Zeroed is cleared (kunwind_cache_clear() is not exported). */
+	/* Off the stack: two walks would pass the 1024-byte frame limit. */
 	cache = kunit_kzalloc(test, sizeof(*cache), GFP_KERNEL);
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cache);
-	s_end(f, &a);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	kunwind_cache_clear(cache);
+	s_end(f, a);
 	for (round = 0; round < 2; round++) {
-		kunwind_start(&b.s, &fake_ops, f, 0x1010, STACK, 0x1234, 32, 0);
-		b.s.cache = cache;
-		b.n = 0;
-		b.ip[b.n++] = b.s.ip;
-		while (kunwind_next(&b.s))
-			b.ip[b.n++] = b.s.ip;
-		KUNIT_EXPECT_EQ(test, b.s.stop, a.s.stop);
-		KUNIT_ASSERT_EQ(test, b.n, a.n);
-		KUNIT_EXPECT_EQ(test, memcmp(a.ip, b.ip, a.n * sizeof(a.ip[0])), 0);
+		kunwind_start(&b->s, &fake_ops, f, 0x1010, STACK, 0x1234, 32, 0);
+		b->s.cache = cache;
+		b->n = 0;
+		b->ip[b->n++] = b->s.ip;
+		while (kunwind_next(&b->s))
+			b->ip[b->n++] = b->s.ip;
+		KUNIT_EXPECT_EQ(test, b->s.stop, a->s.stop);
+		KUNIT_ASSERT_EQ(test, b->n, a->n);
+		KUNIT_EXPECT_EQ(test, memcmp(a->ip, b->ip, a->n * sizeof(a->ip[0])), 0);
 	}
 }
 

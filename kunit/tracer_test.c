@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Suite kunwind_tracer: walks through functions whose return addresses
+ * tracers replaced on the stack equal ORC's walks, which undo them
+ * (unwind_recover_ret_addr()):
+ *
+ *   - function_graph: scripts/kunit-run.sh traces kt_traced_1/2/3 of
+ *     kunwind_test_early.ko (set_ftrace_filter "kt_traced_*", current_tracer
+ *     function_graph) before this module loads, so every call through them
+ *     returns to return_to_handler;
+ *   - kretprobes (the rethook trampoline), registered here on
+ *     kt_early_chain() and kt_early_inner() of the same module;
+ *
+ * from current, from an hrtimer's interrupted registers and of a sleeping
+ * kthread.  Each case proves that the trampolines really were on the
+ * stack (the stack word a recovered frame's return address was read from
+ * holds the trampoline's address) and that those frames were walked by
+ * kunwind's tables, not by the ORC fallback (which would pass unchanged).
+ */
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <asm/irq_regs.h>
+#include "unwind/linux/internal.h"
+#include "kunwind_test.h"
+
+struct tracer_point {
+	struct kunit *test;
+	struct kt_trace kun, orc;
+	/* the trampoline word found at each recovered frame's slot */
+	unsigned long slot[KT_MAX_FRAMES];
+	/* hardirq and sleeping task */
+	struct hrtimer timer;
+	struct kt_trace kun_regs, orc_regs;
+	int tries, done;
+	struct completion parked;
+	bool sleep;
+};
+
+/* Read the stack word each recovered return address was read from. */
+static void read_slots(struct tracer_point *p, const struct kt_trace *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->flags[i] & KUNWIND_FRAME_RECOVERED)
+			p->slot[i] = *(unsigned long *)(t->sp[i] - sizeof(long));
+}
+
+/*
+ * The walk undid at least want trampolines at tramp (a stack word that
+ * really held it), each frame stepped to by a table, and equals ORC.
+ */
+static void expect_recovered(struct kunit *test, const char *what,
+			     const struct tracer_point *p,
+			     const struct kt_trace *kun,
+			     const struct kt_trace *orc,
+			     unsigned long tramp, unsigned int want)
+{
+	unsigned int i, n = 0;
+
+	kt_expect_same_trace(test, what, kun, orc, false);
+	for (i = 0; i < kun->n; i++) {
+		if (!(kun->flags[i] & KUNWIND_FRAME_RECOVERED))
+			continue;
+		n++;
+		KUNIT_EXPECT_FALSE_MSG(test, kun->flags[i] & KUNWIND_FRAME_ORC,
+				       "%s: frame %u (%pS) recovered by the ORC fallback",
+				       what, i, (void *)kun->ip[i]);
+		if (p)
+			KUNIT_EXPECT_EQ_MSG(test, p->slot[i], tramp,
+					    "%s: frame %u's stack slot holds %pS, not the trampoline %pS",
+					    what, i, (void *)p->slot[i], (void *)tramp);
+	}
+	KUNIT_EXPECT_GE_MSG(test, n, want,
+			    "%s: %u return addresses undone from %pS, want >= %u",
+			    what, n, (void *)tramp, want);
+}
+
+/* ---- kretprobes on kt_early_chain() and kt_early_inner() ---- */
+
+static int kret_noop(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/*
+ * Fresh kretprobes each time: register_kretprobe() fills in kp.addr, and
+ * a kprobe with both a symbol name and an address is refused.
+ */
+struct kret_pair {
+	struct kretprobe chain, inner;
+};
+
+static struct kret_pair *kret_register(struct kunit *test)
+{
+	struct kret_pair *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->chain.kp.symbol_name = "kt_early_chain";
+	k->inner.kp.symbol_name = "kt_early_inner";
+	k->chain.handler = k->inner.handler = kret_noop;
+	k->chain.maxactive = k->inner.maxactive = 8;
+	err = register_kretprobe(&k->chain);
+	if (!err) {
+		err = register_kretprobe(&k->inner);
+		if (err)
+			unregister_kretprobe(&k->chain);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "register_kretprobe() failed");
+	return err ? NULL : k;
+}
+
+static void kret_unregister(struct kret_pair *k)
+{
+	unregister_kretprobe(&k->inner);
+	unregister_kretprobe(&k->chain);
+}
+
+/* ---- from current ---- */
+
+static noinline long here_fn(void *arg)
+{
+	struct tracer_point *p = arg;
+
+	kt_both_here(&p->kun, &p->orc);
+	read_slots(p, &p->kun);
+	return 0;
+}
+
+static void tracer_function_graph_walk_equals_orc(struct kunit *test)
+{
+	struct tracer_point *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NE_MSG(test, kunwind_sym.return_to_handler, 0ul,
+			    "no return_to_handler: function_graph missing");
+	kt_traced_1(here_fn, p);
+	/* kt_traced_2, kt_traced_1 and this function's frames */
+	expect_recovered(test, "function_graph", p, &p->kun, &p->orc,
+			 kunwind_sym.return_to_handler, 3);
+}
+
+static void tracer_kretprobe_walk_equals_orc(struct kunit *test)
+{
+	struct tracer_point *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct kret_pair *k;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NE(test, kunwind_sym.rethook_trampoline, 0ul);
+	k = kret_register(test);
+	if (!k)
+		return;
+	kt_early_chain(here_fn, p);
+	kret_unregister(k);
+	/* kt_early_chain's and this function's frames */
+	expect_recovered(test, "kretprobes", p, &p->kun, &p->orc,
+			 kunwind_sym.rethook_trampoline, 2);
+}
+
+/* Both tracers on one stack: graph-traced calls into kretprobed ones. */
+static noinline long both_fn(void *arg)
+{
+	return kt_early_chain(here_fn, arg);
+}
+
+static void tracer_both_tracers_walk_equals_orc(struct kunit *test)
+{
+	struct tracer_point *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct kret_pair *k;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	k = kret_register(test);
+	if (!k)
+		return;
+	kt_traced_1(both_fn, p);
+	kret_unregister(k);
+	expect_recovered(test, "function_graph and kretprobes", NULL,
+			 &p->kun, &p->orc, 0, 5);
+}
+
+/* ---- from an hrtimer's interrupted registers ---- */
+
+static noinline void spin_fn_loop(struct tracer_point *p)
+{
+	while (!READ_ONCE(p->done))
+		cpu_relax();
+}
+
+static enum hrtimer_restart tracer_timer_fn(struct hrtimer *t)
+{
+	struct tracer_point *p = container_of(t, struct tracer_point, timer);
+	struct pt_regs *regs = get_irq_regs();
+
+	if (!regs || user_mode(regs) || !kt_ip_in(regs->ip, "spin_fn_loop")) {
+		if (++p->tries < 200) {
+			hrtimer_forward_now(t, ns_to_ktime(500 * NSEC_PER_USEC));
+			return HRTIMER_RESTART;
+		}
+		WRITE_ONCE(p->done, -1);
+		return HRTIMER_NORESTART;
+	}
+	kt_kunwind_regs(&p->kun_regs, regs);
+	kt_orc_regs(&p->orc_regs, regs);
+	read_slots(p, &p->kun_regs);
+	WRITE_ONCE(p->done, 1);
+	return HRTIMER_NORESTART;
+}
+
+static noinline long spin_fn(void *arg)
+{
+	struct tracer_point *p = arg;
+
+	preempt_disable();
+	hrtimer_start(&p->timer, ns_to_ktime(500 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	spin_fn_loop(p);
+	preempt_enable();
+	return 0;
+}
+
+static noinline long spin_through_kretprobes(void *arg)
+{
+	return kt_early_chain(spin_fn, arg);
+}
+
+static void tracer_walk_from_hardirq_regs_equals_orc(struct kunit *test)
+{
+	struct tracer_point *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct kret_pair *k;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	p->timer.function = tracer_timer_fn;
+	k = kret_register(test);
+	if (!k)
+		return;
+	kt_traced_1(spin_through_kretprobes, p);
+	hrtimer_cancel(&p->timer);
+	kret_unregister(k);
+	KUNIT_ASSERT_EQ_MSG(test, p->done, 1,
+			    "the hrtimer never interrupted spin_fn_loop() (%d tries)",
+			    p->tries);
+	expect_recovered(test, "from get_irq_regs()", NULL, &p->kun_regs,
+			 &p->orc_regs, 0, 5);
+}
+
+/* ---- a sleeping kthread ---- */
+
+static noinline long sleep_fn(void *arg)
+{
+	struct tracer_point *p = arg;
+
+	complete(&p->parked);
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static noinline long sleep_through_kretprobes(void *arg)
+{
+	return kt_early_chain(sleep_fn, arg);
+}
+
+static int sleeper_thread(void *arg)
+{
+	kt_traced_1(sleep_through_kretprobes, arg);
+	return 0;
+}
+
+static bool asleep(struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (!task_is_running(t) && !READ_ONCE(t->on_cpu))
+			return true;
+		usleep_range(2000, 3000);
+	}
+	return false;
+}
+
+static void tracer_walk_of_sleeping_task_equals_orc(struct kunit *test)
+{
+	struct tracer_point *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct task_struct *t;
+	struct kret_pair *k;
+	bool slept;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	init_completion(&p->parked);
+	k = kret_register(test);
+	if (!k)
+		return;
+	t = kthread_run(sleeper_thread, p, "kunwind_traced");
+	if (IS_ERR(t)) {
+		kret_unregister(k);
+		KUNIT_FAIL(test, "kthread_run() failed");
+		return;
+	}
+	get_task_struct(t);
+	wait_for_completion(&p->parked);
+	slept = asleep(t);
+	if (slept) {
+		kt_kunwind_task(&p->kun, t);
+		kt_orc_task(&p->orc, t);
+	}
+	kthread_stop(t);
+	put_task_struct(t);
+	kret_unregister(k);
+	KUNIT_ASSERT_TRUE_MSG(test, slept, "the kthread did not go to sleep");
+	/* kt_early_chain, sleep_through_kretprobes, kt_traced_2, kt_traced_1, sleeper_thread */
+	expect_recovered(test, "sleeping kthread", NULL, &p->kun, &p->orc, 0, 5);
+}
+
+static struct kunit_case tracer_test_cases[] = {
+	KUNIT_CASE(tracer_function_graph_walk_equals_orc),
+	KUNIT_CASE(tracer_kretprobe_walk_equals_orc),
+	KUNIT_CASE(tracer_both_tracers_walk_equals_orc),
+	KUNIT_CASE(tracer_walk_from_hardirq_regs_equals_orc),
+	KUNIT_CASE(tracer_walk_of_sleeping_task_equals_orc),
+	{}
+};
+
+static struct kunit_suite tracer_test_suite = {
+	.name = "kunwind_tracer",
+	.test_cases = tracer_test_cases,
+};
+
+kunit_test_suite(tracer_test_suite);
