@@ -62,7 +62,10 @@ $(O)/fuzz/dwarf-%.so: $(CORE_SRC) unwind/*.h
 #                              raw; else a table synthesized from the first
 #                              rows and rules of the kunwind-gen DUMP; and a
 #                              stack holding a call chain through those rows,
-#                              ending at an end-of-stack row if there is one
+#                              ending at an end-of-stack row if there is one;
+#                              text_ok() on, its first return address a
+#                              trampoline that ret_addr() undoes, a
+#                              synthesized table in two segments
 define FUZZ_SEED_PY
 import struct, subprocess, sys
 
@@ -127,6 +130,10 @@ def cfi_cies(out, n):
 def word(tag, v):
     return struct.pack('<BH', tag, v)
 
+# The first return address of the chain is replaced by a tracer's
+# trampoline (text + 0xfff0) whose record, the slot, gives it back.
+TRAMP = word(0, 0xfff0)
+
 def chain_stack(rows, base, ok):
     calls = [(s, e, r) for s, e, r in rows
              if ok(s, r) and r[2] == 'c-8' and r[0].startswith('rsp') and
@@ -134,10 +141,13 @@ def chain_stack(rows, base, ok):
     ends = [(s, e, r) for s, e, r in rows
             if ok(s, r) and r[2] == 'u' and e - base < 65536]
     chain = calls[::max(len(calls) // 4, 1)][:4] + ends[:1] or rows[:1]
-    words, sp = {}, 0
+    words, sp, slot, real = {}, 0, word(3, 0), word(3, 0)
     for i, (s, e, r) in enumerate(chain[:-1]):
         cfa = sp + int(r[0][3:])
         words[(cfa - 8) // 8] = word(0, chain[i + 1][0] - base + 1)
+        if i == 0:
+            slot, real = word(1, cfa - 8), words[(cfa - 8) // 8]
+            words[(cfa - 8) // 8] = TRAMP
         at = cfa + int(r[1][1:]) if r[1].startswith('c') else -1
         if at >= sp and at // 8 not in words:
             words[at // 8] = word(1, cfa + 64)
@@ -145,7 +155,12 @@ def chain_stack(rows, base, ok):
     n = max(words) + 2 if words else 1
     b = struct.pack('<HB', n, 0)
     b += word(0, chain[0][0] - base) + word(1, 0) + struct.pack('<HH', 0, 0xffff)
-    return b + b''.join(words.get(i, word(3, 0)) for i in range(n))
+    return b + b''.join(words.get(i, word(3, 0)) for i in range(n)), slot, real
+
+# The hook fields: text_ok() = the live segments, ret_addr() undoes the
+# trampoline; no dead segment; the synthesized table split at row split.
+def hooks(split, slot, real):
+    return struct.pack('<BBBII', 0x03, 0, split, 0, 0) + TRAMP + slot + real
 
 def enc_rule(r):
     if r is None:
@@ -180,9 +195,9 @@ def walk(out, dump, table=None):
     if table:
         t = open(table, 'rb').read()
         seg0, = struct.unpack_from('<Q', t, 24)
-        b = bytes([0x03, 64]) + struct.pack('<H', len(t)) + t
-        b += struct.pack('<Q', 0)
-        b += chain_stack(rows, seg0, lambda s, r: True)
+        stack, slot, real = chain_stack(rows, seg0, lambda s, r: True)
+        b = bytes([0x03, 64]) + hooks(0, slot, real)
+        b += struct.pack('<H', len(t)) + t + struct.pack('<Q', 0) + stack
         open(out, 'wb').write(b)
         return
     rows = rows[:200]
@@ -196,15 +211,17 @@ def walk(out, dump, table=None):
             starts.append((e - base, 0))
     starts = starts[:256]
     size = min(rows[-1][1] - base, 1 << 20)
-    b = bytes([0x01, 64, len(rules) - 1]) + b''.join(map(enc_rule, rules))
+    last = starts[-1][0] + base
+    stack, slot, real = chain_stack(rows, base,
+                                    lambda s, r: r in rules and s < last)
+    b = bytes([0x01, 64]) + hooks(len(starts) // 2, slot, real)
+    b += bytes([len(rules) - 1]) + b''.join(map(enc_rule, rules))
     b += struct.pack('<IB', size - 1, len(starts) - 1)
     prev = 0
     for s, r in starts:
         b += struct.pack('<HB', min(max(s - prev - 1, 0), 65535), r)
         prev = s
-    last = starts[-1][0] + base
-    b += chain_stack(rows, base, lambda s, r: r in rules and s < last)
-    open(out, 'wb').write(b)
+    open(out, 'wb').write(b + stack)
 
 cmd = sys.argv[1]
 if cmd == 'cfi':

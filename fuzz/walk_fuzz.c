@@ -6,23 +6,40 @@
  * real addresses, so ASan sees every byte the walker touches, whether it
  * reads through ops->read (which must only be asked for words the walker
  * has checked to lie on a stack, and may simulate a fault) or directly
- * (ops->read NULL).  ops->stack knows the two stacks, ops->find_table
- * returns one table.  Each kunwind_next() is checked against a model of
- * one step written from the format's description (unwind/format.h,
- * kunwind.h): what the rule says the caller's ip, sp and bp are, that sp
- * grows on one stack and never comes back to a stack below where it left
- * it, that a stopped walk stays stopped and unchanged, that the stop
- * reason is one of the enum's, and that the walk ends within max_depth
- * steps.  With a lookup cache the walk runs twice more, cold and warm, and
- * must give the same frames.
+ * (ops->read NULL).  ops->stack knows the two stacks, ops->find_seg the
+ * segments of one table (all but a dead one); ops->text_ok and
+ * ops->ret_addr, when the input asks for them, accept a range of text and
+ * undo one tracer's trampoline.  Each kunwind_next() is checked against a
+ * model of one step written from the format's description
+ * (unwind/format.h, kunwind.h): what the rule says the caller's ip, sp and
+ * bp are, which ret_addr() call it needs, that sp grows on one stack and
+ * never comes back to a stack below where it left it, that a frame whose
+ * ip is not text is never reported, that a stopped walk stays stopped and
+ * unchanged, that the stop reason is one of the enum's, and that the walk
+ * ends within max_depth steps.  With a lookup cache the walk runs twice
+ * more, cold and warm, and must give the same frames.
  *
- * Input (every byte string is valid; missing bytes read as zero):
+ * Input (every byte string is valid; missing bytes read as zero, which
+ * turns every hook off):
  *
  *   u8  mode      WALK_* bits below
  *   u8  max_depth
+ *   u8  hooks     HOOK_* bits below
+ *   u8  dead      WALK_DEAD_SEG: the segment find_seg() does not return
+ *                 (index % nr_segs)
+ *   u8  split     synthesized table: its rows from row split % nr_rows on
+ *                 form a second, adjacent segment (0: one segment)
+ *   u32 text_off, u32 text_len
+ *                 HOOK_TEXT_OK: text_ok(ip) is ip in [text + text_off,
+ *                 + text_len), or, if text_len is 0, ip in a live segment
+ *   word tramp, word slot, word real
+ *                 HOOK_RET_ADDR: ret_addr(ip, addr_p) is ip unless ip is
+ *                 tramp; then real if addr_p is slot, else 0 (a trampoline
+ *                 whose record is not this slot cannot be undone)
  *   table         WALK_RAW: u16 len, len bytes of table, u64 bias; the
- *                 input is skipped unless kunwind_table_check() accepts it.
- *                 Else a table synthesized from a compact description (see
+ *                 input is skipped unless kunwind_table_check() accepts it
+ *                 and no two segments overlap once loaded.  Else a table
+ *                 synthesized from a compact description (see
  *                 synth_table()); the checker must accept it.
  *   stack sizes   for A, then B (WALK_TWO_STACKS): u16 words, u8 extra
  *                 bytes (& 7)
@@ -31,18 +48,23 @@
  *
  * A "word" is u8 tag + u16 value, so that stacks hold plausible pointers
  * without the fuzzer having to guess 64-bit addresses: tag & 3 selects
- * text + value, stack A + value, stack B + value, or (raw) ~value.
+ * text + value (text: the first segment's run-time start), stack A +
+ * value, stack B + value, or (raw) ~value.  Register frames need no field
+ * of their own: cs is a stack word, and its low bits say user mode.
  */
 #include "fuzz.h"
 
 #define WALK_FP		0x01	/* KUNWIND_FP_FALLBACK */
 #define WALK_RAW	0x02	/* the table is raw bytes from the input */
-#define WALK_NO_TABLE	0x04	/* find_table() only covers the text */
+#define WALK_DEAD_SEG	0x04	/* one segment is dead (freed init text) */
 #define WALK_TWO_STACKS	0x08
 #define WALK_WIDE	0x10	/* synthesized table uses 3-byte rows */
 #define WALK_CALLED	0x20	/* KUNWIND_FIRST_CALLED */
 #define WALK_DIRECT	0x40	/* no read hook: the walker loads directly */
 #define WALK_CACHE	0x80	/* walk again with a lookup cache, twice */
+
+#define HOOK_TEXT_OK	0x01	/* ops->text_ok */
+#define HOOK_RET_ADDR	0x02	/* ops->ret_addr */
 
 #define TEXT_BASE	0xffffffff81000000UL
 #define NO_FAULT	0xffff
@@ -51,25 +73,42 @@
 #define MAX_RULES	64
 #define MAX_ROWS	256
 
+/* The model keeps acceptable stop reasons in a mask. */
+_Static_assert(KUNWIND_STOP_NR <= 32, "stop reasons fit an unsigned int");
+
 struct stack {
 	unsigned long lo;
 	size_t size;
 	uint8_t *mem;
 };
 
+/* A word as the input gives it, resolved once the stacks exist. */
+struct in_word {
+	uint8_t tag;
+	uint16_t v;
+};
+
 struct walk_ctx {
 	const struct kunwind_hdr *t;
-	unsigned long bias, text_lo, text_hi;
-	unsigned int mode;
+	const struct kunwind_seg *dead;	/* find_seg() never returns it */
+	struct kunwind_ops ops;
+	unsigned long bias, text_lo;
+	unsigned int mode, hooks;
+	unsigned long ok_lo, ok_len;	/* HOOK_TEXT_OK; ok_len 0: segments */
+	unsigned long tramp, slot, real;	/* HOOK_RET_ADDR */
 	struct stack stk[2];
 	unsigned long fault;		/* reads of this word fail */
 	unsigned long last_sp[2];	/* the walk's sp when last on stk[i] */
 	bool seen[2];
+	/* The hooks' calls during one kunwind_next(). */
+	unsigned int nr_ret_addr, nr_text_ok;
+	unsigned long ret_ip, ret_p, text_ip;
 };
 
 /* One walk, to compare walks with and without the cache. */
 struct walk {
 	unsigned long ip[MAX_FRAMES], sp[MAX_FRAMES], bp[MAX_FRAMES];
+	bool exact[MAX_FRAMES];
 	unsigned int depth;
 	enum kunwind_stop stop;
 	bool unreliable;
@@ -138,42 +177,98 @@ static bool op_stack(void *ctx, unsigned long sp, unsigned long *lo,
 	return true;
 }
 
+/*
+ * The segment holding run-time address addr, unless it is the dead one:
+ * a kernel segment whose text was freed (init text after boot) stays in
+ * its table, and find_seg() must not hand it out.
+ */
 static const struct kunwind_seg *op_find_seg(void *ctx, unsigned long ip,
 					     const struct kunwind_hdr **table,
 					     unsigned long *start)
 {
 	const struct walk_ctx *c = ctx;
+	const struct kunwind_seg *seg;
 
+	seg = kunwind_table_seg(c->t, c->bias, ip, start);
+	if (!seg || seg == c->dead)
+		return NULL;
 	*table = c->t;
-	return kunwind_table_seg(c->t, c->bias, ip, start);
+	return seg;
 }
 
-static const struct kunwind_ops ops_hook = {
-	.find_seg = op_find_seg,
-	.read = op_read,
-	.stack = op_stack,
-};
+/* The model's lookup: the rule of addr in a live segment, or NULL. */
+static const struct kunwind_rule *live_rule(const struct walk_ctx *c,
+					    unsigned long addr)
+{
+	if (c->dead && kunwind_find_seg(c->t, addr - c->bias) == c->dead)
+		return NULL;
+	return kunwind_find(c->t, addr - c->bias);
+}
 
-static const struct kunwind_ops ops_direct = {
-	.find_seg = op_find_seg,
-	.stack = op_stack,
-};
+static bool ctx_text_ok(const struct walk_ctx *c, unsigned long ip)
+{
+	if (!(c->hooks & HOOK_TEXT_OK))
+		return true;
+	if (c->ok_len)
+		return ip - c->ok_lo < c->ok_len;
+	return live_rule(c, ip) != NULL;
+}
+
+/* One tracer's trampoline, with one record: the slot it replaced. */
+static unsigned long ctx_ret_addr(const struct walk_ctx *c, unsigned long ip,
+				  unsigned long addr_p)
+{
+	if (!(c->hooks & HOOK_RET_ADDR) || ip != c->tramp)
+		return ip;
+	return addr_p == c->slot ? c->real : 0;
+}
+
+static bool op_text_ok(void *ctx, unsigned long ip)
+{
+	struct walk_ctx *c = ctx;
+
+	c->nr_text_ok++;
+	c->text_ip = ip;
+	return ctx_text_ok(c, ip);
+}
+
+static unsigned long op_ret_addr(void *ctx, unsigned long ip,
+				 unsigned long addr_p)
+{
+	struct walk_ctx *c = ctx;
+
+	c->nr_ret_addr++;
+	c->ret_ip = ip;
+	c->ret_p = addr_p;
+	return ctx_ret_addr(c, ip, addr_p);
+}
+
+static struct in_word in_word(struct fuzz_in *in)
+{
+	struct in_word w;
+
+	w.tag = fuzz_u8(in);
+	w.v = fuzz_u16(in);
+	return w;
+}
+
+static unsigned long word_at(const struct walk_ctx *c, struct in_word w)
+{
+	switch (w.tag & 3) {
+	case 0:
+		return c->text_lo + w.v;
+	case 1:
+		return c->stk[0].lo + w.v;
+	case 2:
+		return c->stk[1].lo + w.v;
+	default:
+		return ~(unsigned long)w.v;
+	}
+}
 
 static unsigned long get_word(struct fuzz_in *in, const struct walk_ctx *c)
 {
-	uint8_t tag = fuzz_u8(in);
-	unsigned long v = fuzz_u16(in);
-
-	switch (tag & 3) {
-	case 0:
-		return c->text_lo + v;
-	case 1:
-		return c->stk[0].lo + v;
-	case 2:
-		return c->stk[1].lo + v;
-	default:
-		return ~v;
-	}
+	return word_at(c, in_word(in));
 }
 
 /*
@@ -205,24 +300,81 @@ static void fill_stack(struct fuzz_in *in, const struct walk_ctx *c,
 		s->mem[i] = fuzz_u8(in);
 }
 
+static uint32_t align_up(uint32_t off, uint32_t align)
+{
+	return (off + align - 1) & ~(align - 1);
+}
+
 /*
- * A valid table from a compact description: one segment at TEXT_BASE,
+ * Segment k of a synthesized table: rows [row0, row0 + nr_rows), starting
+ * at start[] (offsets from the first segment's base), and its bytes
+ * [start[row0], end).  Lays out its super-block, bucket and row arrays
+ * from off on; returns where they end.
+ */
+static uint32_t synth_seg(uint8_t *p, struct kunwind_seg *seg, uint32_t off,
+			  const uint32_t *start, const uint32_t *rule,
+			  uint32_t row0, uint32_t nr_rows, uint32_t end,
+			  uint32_t stride)
+{
+	uint32_t lo = start[row0], size = end - lo, nb, ns, b, i;
+	uint32_t *super;
+	uint16_t *bucket;
+
+	nb = (size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
+	ns = (nb >> (KUNWIND_SUPER_SHIFT - KUNWIND_BUCKET_SHIFT)) + 1;
+	seg->base = TEXT_BASE + lo;
+	seg->size = size;
+	seg->nr_rows = nr_rows;
+	seg->super = align_up(off, 4);
+	seg->bucket = seg->super + ns * 4;
+	seg->rows = seg->bucket + (nb + 1) * 2;
+	if (!p)
+		return seg->rows + nr_rows * stride;
+
+	/* first(b) = the number of rows starting before bucket b. */
+	super = (uint32_t *)(p + seg->super);
+	bucket = (uint16_t *)(p + seg->bucket);
+	for (b = 0, i = 0; b <= nb; b++) {
+		while (i < nr_rows &&
+		       start[row0 + i] - lo < b << KUNWIND_BUCKET_SHIFT)
+			i++;
+		if (!(b & (KUNWIND_BUCKETS_PER_SUPER - 1)))
+			super[b >> 8] = i;
+		bucket[b] = i - super[b >> 8];
+	}
+	for (i = 0; i < nr_rows; i++) {
+		uint8_t *row = p + seg->rows + i * stride;
+
+		row[0] = (start[row0 + i] - lo) & (KUNWIND_BUCKET_SIZE - 1);
+		row[1] = rule[row0 + i];
+		if (stride == 3)
+			row[2] = rule[row0 + i] >> 8;
+	}
+	return seg->rows + nr_rows * stride;
+}
+
+/*
+ * A valid table from a compact description, at TEXT_BASE:
  *   u8 nr_rules, then per rule: u8 type, u8 reg, s16 cfa_off, s16 bp_off
  *   (type bit 7: cfa_off is a further s32), rule 0 forced to NONE;
- *   u32 segment size (20 bits); u8 nr_rows, then per row: u16 gap, u8 rule.
+ *   u32 size (20 bits); u8 nr_rows, then per row: u16 gap, u8 rule.
+ * One segment ".text", or two adjacent ones if split (the header's byte)
+ * picks a row other than the first: ".text" below that row's start,
+ * ".init.text" from it on.  Both give every address the same rule as one
+ * segment would; the walker must find the right one as it crosses.
  * Written from the layout in format.h, independently of gen/table.c.
  */
-static void *synth_table(struct fuzz_in *in, bool wide, size_t *len)
+static void *synth_table(struct fuzz_in *in, bool wide, unsigned int split,
+			 size_t *len)
 {
+	static const char names[] = ".text\0.init.text";
 	struct kunwind_rule rules[MAX_RULES];
 	uint32_t start[MAX_ROWS], rule[MAX_ROWS];
 	uint32_t nr_rules = 1 + fuzz_u8(in) % MAX_RULES;
-	uint32_t size, nr_rows, nb, ns, i, b, stride = wide ? 3 : 2;
-	uint32_t off_rules, off_super, off_bucket, off_rows, off_str;
+	uint32_t size, nr_rows, nr_segs, cut, i, stride = wide ? 3 : 2;
+	uint32_t off_rules, off_str, off;
+	struct kunwind_seg segs[2];
 	struct kunwind_hdr *t;
-	struct kunwind_seg *seg;
-	uint32_t *super;
-	uint16_t *bucket;
 	uint8_t *p;
 
 	for (i = 0; i < nr_rules; i++) {
@@ -253,15 +405,24 @@ static void *synth_table(struct fuzz_in *in, bool wide, size_t *len)
 			break;
 	}
 	nr_rows = i;
+	cut = split % nr_rows;
+	nr_segs = cut ? 2 : 1;
 
-	nb = (size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
-	ns = (nb >> (KUNWIND_SUPER_SHIFT - KUNWIND_BUCKET_SHIFT)) + 1;
-	off_rules = sizeof(*t) + sizeof(*seg);
-	off_super = off_rules + nr_rules * sizeof(struct kunwind_rule);
-	off_bucket = off_super + ns * 4;
-	off_rows = off_bucket + (nb + 1) * 2;
-	off_str = off_rows + nr_rows * stride;
-	*len = (off_str + sizeof(".text") + 7) & ~7UL;
+	/* Sizes first (p NULL), then the bytes. */
+	memset(segs, 0, sizeof(segs));
+	off_rules = sizeof(*t) + nr_segs * sizeof(segs[0]);
+	off = off_rules + nr_rules * sizeof(rules[0]);
+	if (cut) {
+		off = synth_seg(NULL, &segs[0], off, start, rule, 0, cut,
+				start[cut], stride);
+		off = synth_seg(NULL, &segs[1], off, start, rule, cut,
+				nr_rows - cut, size, stride);
+	} else {
+		off = synth_seg(NULL, &segs[0], off, start, rule, 0, nr_rows,
+				size, stride);
+	}
+	off_str = off;
+	*len = align_up(off_str + sizeof(names), 8);
 
 	t = calloc(1, *len);
 	if (!t)
@@ -271,65 +432,103 @@ static void *synth_table(struct fuzz_in *in, bool wide, size_t *len)
 	t->version = KUNWIND_VERSION;
 	t->flags = wide ? KUNWIND_F_WIDE : 0;
 	t->size = *len;
-	t->nr_segs = 1;
+	t->nr_segs = nr_segs;
 	t->nr_rules = nr_rules;
 	t->rules = off_rules;
 	t->strings = off_str;
-	seg = (struct kunwind_seg *)(t + 1);
-	seg->base = TEXT_BASE;
-	seg->size = size;
-	seg->name = 0;
-	seg->super = off_super;
-	seg->bucket = off_bucket;
-	seg->rows = off_rows;
-	seg->nr_rows = nr_rows;
 	memcpy(p + off_rules, rules, nr_rules * sizeof(rules[0]));
-	memcpy(p + off_str, ".text", sizeof(".text"));
-
-	/* first(b) = the number of rows starting before bucket b. */
-	super = (uint32_t *)(p + off_super);
-	bucket = (uint16_t *)(p + off_bucket);
-	for (b = 0, i = 0; b <= nb; b++) {
-		while (i < nr_rows && start[i] < b << KUNWIND_BUCKET_SHIFT)
-			i++;
-		if (!(b & (KUNWIND_BUCKETS_PER_SUPER - 1)))
-			super[b >> 8] = i;
-		bucket[b] = i - super[b >> 8];
+	memcpy(p + off_str, names, sizeof(names));
+	if (cut) {
+		synth_seg(p, &segs[0], segs[0].super, start, rule, 0, cut,
+			  start[cut], stride);
+		synth_seg(p, &segs[1], segs[1].super, start, rule, cut,
+			  nr_rows - cut, size, stride);
+		segs[1].name = sizeof(".text");
+	} else {
+		synth_seg(p, &segs[0], segs[0].super, start, rule, 0, nr_rows,
+			  size, stride);
 	}
-	for (i = 0; i < nr_rows; i++) {
-		uint8_t *row = p + off_rows + i * stride;
-
-		row[0] = start[i] & (KUNWIND_BUCKET_SIZE - 1);
-		row[1] = rule[i];
-		if (wide)
-			row[2] = rule[i] >> 8;
-	}
+	memcpy(p + sizeof(*t), segs, nr_segs * sizeof(segs[0]));
 	return t;
 }
 
 /*
+ * ops->find_seg's contract: loaded segments do not overlap (before
+ * relocation those of a .ko all start at 0, after it they are apart), so
+ * the segment the walker keeps from its last lookup and the one
+ * find_seg() would give agree.  Raw tables that break it are skipped.
+ */
+static bool segs_apart(const struct kunwind_hdr *t)
+{
+	const struct kunwind_seg *s = kunwind_segs(t);
+	unsigned int i, j;
+
+	for (i = 0; i < t->nr_segs; i++)
+		for (j = i + 1; j < t->nr_segs; j++)
+			if (s[j].base - s[i].base < s[i].size ||
+			    s[i].base - s[j].base < s[j].size)
+				return false;
+	return true;
+}
+
+/*
  * What one kunwind_next() must do, from the rule's description in
- * format.h: the caller's frame, or which stop reasons are acceptable.
+ * format.h and the hooks' in kunwind.h: the caller's frame, or which stop
+ * reasons are acceptable.
  */
 struct step {
 	unsigned long ip, sp, bp;
 	bool exact, fp;
+	bool framed;		/* the rule's reads gave a frame */
+	/* The ret_addr() call due once the return address is read. */
+	bool ret_call;
+	unsigned long ret_ip, ret_p;
 	unsigned int stops;	/* acceptable stop reasons, 1 << enum */
 };
 
 #define STOP(x)	(1U << KUNWIND_STOP_##x)
 
-/* Returns true with the caller's frame in m if the rule yields one. */
+/* The return address m->ip, read at addr_p, goes through ret_addr(). */
+static void model_ret_call(struct step *m, unsigned long addr_p)
+{
+	m->ret_call = true;
+	m->ret_ip = m->ip;
+	m->ret_p = addr_p;
+}
+
+/*
+ * A kernel register block (pt_regs, iret frame): cs first, whose
+ * privilege level says whether the block was saved in user mode (the end
+ * of the kernel stack, whatever ip and sp are); then ip and sp.
+ */
+static bool model_kernel_regs(const struct walk_ctx *c, unsigned long regs,
+			      int cs_at, int ip_at, int sp_at,
+			      struct step *m)
+{
+	unsigned long cs;
+
+	if (!ctx_read(c, regs + cs_at, &cs))
+		return false;
+	if (cs & 3) {
+		m->stops = STOP(END);
+		return false;
+	}
+	return ctx_read(c, regs + ip_at, &m->ip) &&
+	       ctx_read(c, regs + sp_at, &m->sp);
+}
+
+/*
+ * Returns true with the caller's frame in m if the rule's reads yield one:
+ * m->ip is still the address read, before ret_addr().
+ */
 static bool model_rule(const struct walk_ctx *c, const struct kunwind_state *s,
 		       struct step *m)
 {
-	unsigned long addr = kunwind_frame_addr(s), base;
-	const struct kunwind_rule *r = kunwind_find(c->t, addr - c->bias);
+	const struct kunwind_rule *r = live_rule(c, kunwind_frame_addr(s));
 	unsigned int type = r ? r->type : KUNWIND_TYPE_NONE;
+	unsigned long base;
 
 	m->bp = s->bp;
-	m->exact = false;
-	m->fp = false;
 	m->stops = STOP(BAD_READ);
 	base = r && r->reg == KUNWIND_REG_BP ? s->bp : s->sp;
 	switch (type) {
@@ -339,23 +538,29 @@ static bool model_rule(const struct walk_ctx *c, const struct kunwind_state *s,
 		    !ctx_read(c, s->sp, &base))
 			return false;
 		m->sp = base + r->cfa_off;
-		return ctx_read(c, m->sp - 8, &m->ip) &&
-		       (!r->bp_off || ctx_read(c, m->sp + r->bp_off, &m->bp));
+		if (!ctx_read(c, m->sp - 8, &m->ip))
+			return false;
+		model_ret_call(m, m->sp - 8);
+		return !r->bp_off || ctx_read(c, m->sp + r->bp_off, &m->bp);
 	case KUNWIND_TYPE_PLT:
 		m->sp = s->sp + r->cfa_off + ((s->ip & 15) >= r->reg ? 8 : 0);
-		return ctx_read(c, m->sp - 8, &m->ip);
+		if (!ctx_read(c, m->sp - 8, &m->ip))
+			return false;
+		model_ret_call(m, m->sp - 8);
+		return true;
 	case KUNWIND_TYPE_REGS:
 		m->exact = true;
 		base += r->cfa_off;
-		return ctx_read(c, base + KUNWIND_PT_REGS_IP, &m->ip) &&
-		       ctx_read(c, base + KUNWIND_PT_REGS_SP, &m->sp) &&
+		return model_kernel_regs(c, base, KUNWIND_PT_REGS_CS,
+					 KUNWIND_PT_REGS_IP,
+					 KUNWIND_PT_REGS_SP, m) &&
 		       ctx_read(c, base + KUNWIND_PT_REGS_BP, &m->bp);
 	case KUNWIND_TYPE_IRET:
 		m->exact = true;
-		base += r->cfa_off;
-		return ctx_read(c, base + KUNWIND_IRET_IP, &m->ip) &&
-		       ctx_read(c, base + KUNWIND_IRET_SP, &m->sp);
+		return model_kernel_regs(c, base + r->cfa_off, KUNWIND_IRET_CS,
+					 KUNWIND_IRET_IP, KUNWIND_IRET_SP, m);
 	case KUNWIND_TYPE_SIGNAL:
+		/* A user signal frame: no cs to test. */
 		m->exact = true;
 		base += r->cfa_off;
 		return ctx_read(c, base + KUNWIND_UC_IP, &m->ip) &&
@@ -374,8 +579,11 @@ static bool model_rule(const struct walk_ctx *c, const struct kunwind_state *s,
 		m->stops |= STOP(BAD_READ);
 		m->fp = true;
 		m->sp = s->bp + 16;
-		return ctx_read(c, s->bp + 8, &m->ip) &&
-		       ctx_read(c, s->bp, &m->bp);
+		if (!ctx_read(c, s->bp + 8, &m->ip) ||
+		    !ctx_read(c, s->bp, &m->bp))
+			return false;
+		model_ret_call(m, s->bp + 8);
+		return true;
 	}
 }
 
@@ -383,17 +591,36 @@ static void model_step(const struct walk_ctx *c, const struct kunwind_state *s,
 		       struct step *m)
 {
 	const struct stack *to;
+	unsigned long real;
 
+	memset(m, 0, sizeof(*m));
 	if (s->depth + 1 >= s->max_depth) {
 		m->stops = STOP(DEPTH);
 		return;
 	}
 	if (!model_rule(c, s, m))
 		return;
+	m->framed = true;
 	/*
-	 * A frame the rule yields is refused only for where its sp lies: on
-	 * no usable stack, below sp on the same stack, or on a stack the walk
-	 * has left before (walk.c never returns to one).
+	 * A tracer's trampoline in place of the return address is undone.
+	 * A register block's ip is one too if the frame was interrupted
+	 * right after returning to the trampoline, whose record is then the
+	 * word just below the interrupted sp; recovered, that ip is a return
+	 * address again, no longer exact.
+	 */
+	if (m->exact)
+		model_ret_call(m, m->sp - 8);
+	real = ctx_ret_addr(c, m->ip, m->ret_p);
+	if (m->exact)
+		m->exact = real == m->ip;
+	m->ip = real;
+	/*
+	 * A frame the rule yields is refused for where its sp lies: on no
+	 * usable stack, below sp on the same stack, or on a stack the walk
+	 * has left before (walk.c never returns to one); then, if it lies
+	 * well, for an ip text_ok() refuses.  Without text_ok() (it is
+	 * optional) any ip is reported, even the 0 of a trampoline that
+	 * could not be undone.
 	 */
 	to = usable_stack(c, m->sp);
 	if (!to)
@@ -402,6 +629,8 @@ static void model_step(const struct walk_ctx *c, const struct kunwind_state *s,
 		m->stops = STOP(SP_DIRECTION);
 	else if (to->lo != s->stack_lo && c->seen[to - c->stk])
 		m->stops = STOP(SP_DIRECTION);
+	else if (!ctx_text_ok(c, m->ip))
+		m->stops = STOP(BAD_RA);
 	else
 		m->stops = 0;	/* must succeed */
 	/* The rbp guess may also decline: it is a guess (walk.c's policy). */
@@ -423,6 +652,42 @@ static const char *stops_str(unsigned int stops)
 	return buf[0] ? buf : "success";
 }
 
+/*
+ * The hooks were asked what the model says, no more: ret_addr() once for
+ * the return address the rule gave (where it is read, the walker may call
+ * it before a later read fails), text_ok() at most once, for the ip about
+ * to be reported, and always before one is.
+ */
+static void check_hooks(const struct walk_ctx *c, const struct kunwind_state *old,
+			const struct kunwind_state *s, const struct step *m,
+			bool ok)
+{
+	bool declined = m->fp && !ok && s->stop == KUNWIND_STOP_NO_ROW;
+
+	if (c->nr_ret_addr > 1 ||
+	    (c->nr_ret_addr && (!m->ret_call || c->ret_ip != m->ret_ip ||
+				c->ret_p != m->ret_p)))
+		fuzz_fail("step %u: %u ret_addr() calls, the last (%#lx, "
+			  "%#lx); expected %s(%#lx, %#lx)", old->depth,
+			  c->nr_ret_addr, c->ret_ip, c->ret_p,
+			  m->ret_call ? "" : "none, not ", m->ret_ip,
+			  m->ret_p);
+	if ((c->hooks & HOOK_RET_ADDR) && m->framed && !declined &&
+	    !c->nr_ret_addr)
+		fuzz_fail("step %u: return address %#lx (at %#lx) not given "
+			  "to ret_addr()", old->depth, m->ret_ip, m->ret_p);
+	if (c->nr_text_ok > 1 ||
+	    (c->nr_text_ok && (!m->framed || c->text_ip != m->ip)))
+		fuzz_fail("step %u: %u text_ok() calls, the last for %#lx; "
+			  "expected one for %#lx", old->depth, c->nr_text_ok,
+			  c->text_ip, m->ip);
+	if ((c->hooks & HOOK_TEXT_OK) && ok &&
+	    (!c->nr_text_ok || !ctx_text_ok(c, s->ip)))
+		fuzz_fail("step %u: frame ip %#lx reported, text_ok() %s",
+			  old->depth, s->ip,
+			  c->nr_text_ok ? "says it is not text" : "not asked");
+}
+
 static void check_step(struct walk_ctx *c, struct kunwind_state *s)
 {
 	struct kunwind_state old = *s;
@@ -432,7 +697,9 @@ static void check_step(struct walk_ctx *c, struct kunwind_state *s)
 	bool ok;
 
 	model_step(c, s, &m);
+	c->nr_ret_addr = c->nr_text_ok = 0;
 	ok = kunwind_next(s);
+	check_hooks(c, &old, s, &m, ok);
 	if (!ok) {
 		enum kunwind_stop why = s->stop;
 
@@ -443,11 +710,13 @@ static void check_step(struct walk_ctx *c, struct kunwind_state *s)
 			fuzz_fail("step %u: stop '%s', expected %s", old.depth,
 				  kunwind_stop_str(why), stops_str(m.stops));
 		if (s->ip != old.ip || s->sp != old.sp || s->bp != old.bp ||
-		    s->depth != old.depth)
+		    s->exact_ip != old.exact_ip || s->depth != old.depth)
 			fuzz_fail("failed step %u changed the frame",
 				  old.depth);
+		c->nr_ret_addr = c->nr_text_ok = 0;
 		if (kunwind_next(s) || s->stop != why || s->ip != old.ip ||
-		    s->sp != old.sp || s->depth != old.depth)
+		    s->sp != old.sp || s->depth != old.depth ||
+		    c->nr_ret_addr || c->nr_text_ok)
 			fuzz_fail("a stopped walk moved on");
 		return;
 	}
@@ -505,8 +774,7 @@ static void walk(struct walk_ctx *c, struct walk *w, unsigned long ip,
 	struct kunwind_state s;
 	unsigned int steps = 0;
 
-	kunwind_start(&s, c->mode & WALK_DIRECT ? &ops_direct : &ops_hook, c,
-		      ip, sp, bp, max_depth, flags);
+	kunwind_start(&s, &c->ops, c, ip, sp, bp, max_depth, flags);
 	s.cache = cache;
 	if (s.exact_ip != !(flags & KUNWIND_FIRST_CALLED))
 		fuzz_fail("start: exact_ip %d with flags %#x", s.exact_ip,
@@ -523,6 +791,7 @@ static void walk(struct walk_ctx *c, struct walk *w, unsigned long ip,
 	w->ip[0] = s.ip;
 	w->sp[0] = s.sp;
 	w->bp[0] = s.bp;
+	w->exact[0] = s.exact_ip;
 	/* Each step walks a frame or stops; max_depth - 1 frames at most. */
 	while (!kunwind_done(&s)) {
 		if (++steps > (max_depth ? max_depth : 1))
@@ -531,9 +800,11 @@ static void walk(struct walk_ctx *c, struct walk *w, unsigned long ip,
 		w->ip[s.depth] = s.ip;
 		w->sp[s.depth] = s.sp;
 		w->bp[s.depth] = s.bp;
+		w->exact[s.depth] = s.exact_ip;
 		if (trace)
-			fprintf(stderr, "#%u ip %#lx sp %#lx bp %#lx\n",
-				s.depth, s.ip, s.sp, s.bp);
+			fprintf(stderr, "#%u ip %#lx%s sp %#lx bp %#lx\n",
+				s.depth, s.ip, s.exact_ip ? " (exact)" : "",
+				s.sp, s.bp);
 		check_step(c, &s);
 	}
 	w->depth = s.depth;
@@ -560,8 +831,30 @@ static void same_walk(const struct walk *a, const struct walk *b,
 			  kunwind_stop_str(a->stop), a->unreliable);
 	for (i = 0; i <= a->depth; i++)
 		if (a->ip[i] != b->ip[i] || a->sp[i] != b->sp[i] ||
-		    a->bp[i] != b->bp[i])
+		    a->bp[i] != b->bp[i] || a->exact[i] != b->exact[i])
 			fuzz_fail("%s: frame %u differs", what, i);
+}
+
+static void trace_ctx(const struct walk_ctx *c)
+{
+	const struct kunwind_seg *seg = kunwind_segs(c->t);
+	unsigned int i;
+
+	for (i = 0; i < c->t->nr_segs; i++, seg++)
+		fprintf(stderr, "segment %s [%#lx, +%#x)%s\n",
+			kunwind_seg_name(c->t, seg),
+			(unsigned long)(seg->base + c->bias),
+			seg->size, seg == c->dead ? " dead" : "");
+	if (c->hooks & HOOK_TEXT_OK) {
+		if (c->ok_len)
+			fprintf(stderr, "text_ok: [%#lx, +%#lx)\n", c->ok_lo,
+				c->ok_len);
+		else
+			fprintf(stderr, "text_ok: the live segments\n");
+	}
+	if (c->hooks & HOOK_RET_ADDR)
+		fprintf(stderr, "ret_addr: trampoline %#lx, its record at "
+			"%#lx: %#lx\n", c->tramp, c->slot, c->real);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
@@ -573,6 +866,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct fuzz_in in = { data, len };
 	struct walk_ctx c = { .mode = fuzz_u8(&in) };
 	unsigned int max_depth = fuzz_u8(&in);
+	unsigned int dead, split;
+	struct in_word tramp, slot, real;
 	struct kunwind_cache *cache;
 	unsigned long ip, bp, sp;
 	enum kunwind_bad bad;
@@ -582,6 +877,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 	if (trace < 0)
 		trace = !!getenv("WALK_FUZZ_TRACE");
+	c.hooks = fuzz_u8(&in);
+	dead = fuzz_u8(&in);
+	split = fuzz_u8(&in);
+	c.ok_lo = fuzz_u32(&in);
+	c.ok_len = fuzz_u32(&in);
+	tramp = in_word(&in);
+	slot = in_word(&in);
+	real = in_word(&in);
+
 	if (c.mode & WALK_RAW) {
 		tlen = fuzz_u16(&in);
 		tlen = tlen < in.n ? tlen : in.n;
@@ -589,12 +893,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		in.p += tlen;
 		in.n -= tlen;
 		c.bias = fuzz_u64(&in);
-		if (kunwind_table_check(t, tlen)) {
+		if (kunwind_table_check(t, tlen) || !segs_apart(t)) {
 			free(t);
 			return -1;	/* not worth keeping in the corpus */
 		}
 	} else {
-		t = synth_table(&in, c.mode & WALK_WIDE, &tlen);
+		t = synth_table(&in, c.mode & WALK_WIDE, split, &tlen);
 		bad = kunwind_table_check(t, tlen);
 		if (bad)
 			fuzz_fail("synthesized table refused: %s",
@@ -603,12 +907,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	c.t = t;
 	if (c.t->nr_segs) {
 		c.text_lo = kunwind_segs(c.t)->base + c.bias;
-		c.text_hi = c.text_lo + kunwind_segs(c.t)->size;
+		if (c.mode & WALK_DEAD_SEG)
+			c.dead = &kunwind_segs(c.t)[dead % c.t->nr_segs];
 	}
+
+	c.ops.find_seg = op_find_seg;
+	c.ops.read = c.mode & WALK_DIRECT ? NULL : op_read;
+	c.ops.stack = op_stack;
+	c.ops.ret_addr = c.hooks & HOOK_RET_ADDR ? op_ret_addr : NULL;
+	c.ops.text_ok = c.hooks & HOOK_TEXT_OK ? op_text_ok : NULL;
 
 	new_stack(&in, &c.stk[0]);
 	if (c.mode & WALK_TWO_STACKS)
 		new_stack(&in, &c.stk[1]);
+	c.ok_lo += c.text_lo;
+	c.tramp = word_at(&c, tramp);
+	c.slot = word_at(&c, slot);
+	c.real = word_at(&c, real);
 	ip = get_word(&in, &c);
 	bp = get_word(&in, &c);
 	sp = c.stk[0].lo + fuzz_u16(&in);
@@ -617,6 +932,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		c.fault = c.stk[0].lo + fault;
 	fill_stack(&in, &c, &c.stk[0]);
 	fill_stack(&in, &c, &c.stk[1]);
+	if (trace)
+		trace_ctx(&c);
 
 	walk(&c, &w[0], ip, sp, bp, max_depth, NULL, trace);
 	if (c.mode & WALK_CACHE) {
