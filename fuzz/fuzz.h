@@ -134,12 +134,19 @@ static inline void fuzz_check_seg(const struct kunwind_hdr *t,
 			  seg->size);
 }
 
-/* Lookups anywhere: NULL, or a rule of this table. */
+/* A load bias for kunwind_table_seg(): a KASLR-like offset. */
+#define FUZZ_BIAS	0x2a000000UL
+
+/*
+ * Lookups anywhere: NULL, or a rule of this table; and the one-table
+ * ops->find_seg() helper finds the same segment at any load bias.
+ */
 static inline void fuzz_check_addr(const struct kunwind_hdr *t,
 				   unsigned long addr)
 {
 	const struct kunwind_rule *r = kunwind_find(t, addr);
-	const struct kunwind_seg *seg = kunwind_find_seg(t, addr);
+	const struct kunwind_seg *seg = kunwind_find_seg(t, addr), *biased;
+	unsigned long start = 0;
 
 	if (!seg != !r)
 		fuzz_fail("addr %#lx: segment %p but rule %p", addr,
@@ -150,6 +157,11 @@ static inline void fuzz_check_addr(const struct kunwind_hdr *t,
 	if (r && (r < kunwind_rules(t) || r >= kunwind_rules(t) + t->nr_rules))
 		fuzz_fail("addr %#lx: rule pointer outside the dictionary",
 			  addr);
+	biased = kunwind_table_seg(t, FUZZ_BIAS, addr + FUZZ_BIAS, &start);
+	if (biased != seg || (seg && start != seg->base + FUZZ_BIAS))
+		fuzz_fail("addr %#lx at bias %#lx: segment %p start %#lx, "
+			  "unbiased %p", addr, FUZZ_BIAS, (const void *)biased,
+			  start, (const void *)seg);
 }
 
 /* Every invariant of an accepted table; extra is one more address to try. */
