@@ -2,9 +2,31 @@
 /*
  * kunwind.ko's API for other kernel code (all EXPORT_SYMBOL_GPL).
  *
- * Every walk is lock-free and may run in any context (task, softirq,
- * hardirq, NMI): tables are found under RCU, stack memory is read with
- * copy_from_kernel_nofault() and only inside the known stacks.
+ * What a walk guarantees (Documentation/kernel.rst, "Guarantees"):
+ *
+ *  - Contexts: any, task, softirq, hardirq and NMI, also inside an oops,
+ *    a tracer's callback or a kprobe handler.  A walk takes no lock,
+ *    allocates nothing, never sleeps; its code can be neither traced nor
+ *    kprobed.  It holds rcu_read_lock() from start to end, so a module
+ *    unloading meanwhile keeps its table until the walk is over.
+ *  - Memory: only the stacks the kernel itself unwinds are read (the
+ *    task's, and for current this CPU's IRQ, exception and entry stacks),
+ *    a word at a time, with non-faulting loads that refuse user,
+ *    vsyscall and non-canonical addresses.  A walk ends on any stack,
+ *    however corrupt; it never faults.
+ *  - Frames: every ip reported is code the kernel could return to or be
+ *    interrupted at (__kernel_text_address(), as ORC's
+ *    unwind_get_return_address()); a return address that is not ends
+ *    the walk with KUNWIND_STOP_BAD_RA.  A return address that
+ *    function_graph (return_to_handler) or a kretprobe or BPF kretprobe
+ *    (the rethook trampoline) put on the stack is reported as the real
+ *    caller, as ORC does; on a kernel where the kernel's helpers for that
+ *    cannot be called (IBT sealed them), that one step is taken by the
+ *    kernel's ORC unwinder instead and counted in debugfs.
+ *  - Other tasks: walked from where they sleep, with their stack pinned;
+ *    refused (no frame, KUNWIND_STOP_BAD_READ, counted) when the task
+ *    runs, has no stack, its stack cannot be pinned, or the caller is in
+ *    NMI or hardirq (dropping the pin may free the stack).
  */
 #ifndef _KUNWIND_API_H
 #define _KUNWIND_API_H
@@ -31,13 +53,22 @@ struct kunwind_frame {
 /* Return false to stop the walk. */
 typedef bool (*kunwind_consume_fn)(void *cookie, const struct kunwind_frame *f);
 
-/*
- * Walk a stack, calling fn for every frame, the first one included.
- *   regs != NULL: from an interrupt/exception/NMI register set;
- *   task == NULL or current, no regs: from the caller of kunwind_walk();
- *   another task: from where it sleeps (the task must not run meanwhile).
- * Returns the stop reason (enum kunwind_stop from unwind/kunwind.h, as int;
- * KUNWIND_STOP_END is a complete walk).
+/**
+ * kunwind_walk() - walk a stack, calling @fn for every frame
+ * @task: NULL or current: from the caller of kunwind_walk(); another task:
+ *        from where it sleeps (refused if it runs, see above)
+ * @regs: if not NULL, from this interrupt, exception or NMI register set
+ *        of current (its ip is the first frame, exact)
+ * @fn: called for each frame, the first one included; return false to
+ *      stop.  It runs inside the walk's rcu_read_lock() section and in
+ *      the walker's context (maybe NMI): it must not sleep, nor take a
+ *      lock the interrupted code may hold.  Debug kernels
+ *      (CONFIG_DEBUG_ATOMIC_SLEEP) warn once if it slept.
+ * @cookie: passed to @fn
+ *
+ * Return: the stop reason, enum kunwind_stop of unwind/kunwind.h as int:
+ * KUNWIND_STOP_END for a complete walk, KUNWIND_STOP_NONE if @fn stopped
+ * it, else why it ended early.
  */
 int kunwind_walk(struct task_struct *task, struct pt_regs *regs,
 		 kunwind_consume_fn fn, void *cookie);
