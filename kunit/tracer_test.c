@@ -50,8 +50,9 @@ static void read_slots(struct tracer_point *p, const struct kt_trace *t)
 }
 
 /*
- * The walk undid at least want trampolines at tramp (a stack word that
- * really held it), each frame stepped to by a table, and equals ORC.
+ * The walk undid at least want trampolines at tramp (0: either tracer's),
+ * each from a stack word that really held it (p's slots, read while the
+ * stack was live), each frame stepped to by a table; and it equals ORC.
  */
 static void expect_recovered(struct kunit *test, const char *what,
 			     const struct tracer_point *p,
@@ -69,10 +70,16 @@ static void expect_recovered(struct kunit *test, const char *what,
 		KUNIT_EXPECT_FALSE_MSG(test, kun->flags[i] & KUNWIND_FRAME_ORC,
 				       "%s: frame %u (%pS) recovered by the ORC fallback",
 				       what, i, (void *)kun->ip[i]);
-		if (p)
+		if (p && tramp)
 			KUNIT_EXPECT_EQ_MSG(test, p->slot[i], tramp,
 					    "%s: frame %u's stack slot holds %pS, not the trampoline %pS",
 					    what, i, (void *)p->slot[i], (void *)tramp);
+		else if (p)
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      p->slot[i] == kunwind_sym.return_to_handler ||
+					      p->slot[i] == kunwind_sym.rethook_trampoline,
+					      "%s: frame %u's stack slot holds %pS, no trampoline",
+					      what, i, (void *)p->slot[i]);
 	}
 	KUNIT_EXPECT_GE_MSG(test, n, want,
 			    "%s: %u return addresses undone from %pS, want >= %u",
@@ -178,7 +185,7 @@ static void tracer_both_tracers_walk_equals_orc(struct kunit *test)
 		return;
 	kt_traced_1(both_fn, p);
 	kret_unregister(k);
-	expect_recovered(test, "function_graph and kretprobes", NULL,
+	expect_recovered(test, "function_graph and kretprobes", p,
 			 &p->kun, &p->orc, 0, 5);
 }
 
@@ -244,7 +251,7 @@ static void tracer_walk_from_hardirq_regs_equals_orc(struct kunit *test)
 	KUNIT_ASSERT_EQ_MSG(test, p->done, 1,
 			    "the hrtimer never interrupted spin_fn_loop() (%d tries)",
 			    p->tries);
-	expect_recovered(test, "from get_irq_regs()", NULL, &p->kun_regs,
+	expect_recovered(test, "from get_irq_regs()", p, &p->kun_regs,
 			 &p->orc_regs, 0, 5);
 }
 
@@ -311,13 +318,14 @@ static void tracer_walk_of_sleeping_task_equals_orc(struct kunit *test)
 	if (slept) {
 		kt_kunwind_task(&p->kun, t);
 		kt_orc_task(&p->orc, t);
+		read_slots(p, &p->kun);		/* it still sleeps */
 	}
 	kthread_stop(t);
 	put_task_struct(t);
 	kret_unregister(k);
 	KUNIT_ASSERT_TRUE_MSG(test, slept, "the kthread did not go to sleep");
 	/* kt_early_chain, sleep_through_kretprobes, kt_traced_2, kt_traced_1, sleeper_thread */
-	expect_recovered(test, "sleeping kthread", NULL, &p->kun, &p->orc, 0, 5);
+	expect_recovered(test, "sleeping kthread", p, &p->kun, &p->orc, 0, 5);
 }
 
 static struct kunit_case tracer_test_cases[] = {
