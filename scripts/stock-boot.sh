@@ -5,12 +5,17 @@
 # (sample/) built against its headers, and capture the console:
 #
 #	scripts/stock-boot.sh [--no-boot] [--timeout S] KVER
+#	scripts/stock-boot.sh --release KVER
 #
 # KVER: 6.1 (the bookworm kernel), 6.12 (bookworm's 6.12 backport), or a
 # full release such as 6.12.117+deb12-amd64.  The newest installed kernel
 # of that series is used; if none is installed, or its headers are
 # missing, the newest linux-image-<release>(-unsigned) and
-# linux-headers-<release> from apt are installed.
+# linux-headers-<release> from apt are installed (after apt-get update:
+# about 1 minute on a fresh machine, see tests/stock.mk).  --release only
+# prints the release it would use and installs nothing; KUNWIND_BOOT_DIR
+# (default /boot) is where it looks for installed images (for
+# tests/scripts.test).
 #
 # Everything goes to build/stock/<release>/ (or $O/stock/ with O set as
 # for the top Makefile): src/ (a copy of the kunwind tree, so that builds
@@ -24,67 +29,88 @@
 # If /usr/lib/debug/boot/vmlinux-<release> exists (linux-image-<release>-
 # dbg) kunwind.ko carries the vmlinux table and kernel frames come from
 # kunwind tables; otherwise from the ORC fallback, flagged "(orc)".
-# KUNWIND_STOCK_VMLINUX=no ignores it; =<path> names another vmlinux.
-# With a vmlinux table the directory is build/stock/<release>-dbg/.
+# KUNWIND_STOCK_VMLINUX=no ignores it; =<path> names another vmlinux, such
+# as the one scripts/dbg-vmlinux.sh fetches without installing the whole
+# -dbg package (tests/stock.test does that).  With a vmlinux table the
+# directory is build/stock/<release>-dbg/.
 #
 # The last line of stdout is the console log's path.  Exit status: 0 when
 # the boot went through (scripts/qemu-run.sh's status otherwise: 2 panic
-# or failed insmod, 124 timeout); 1 on a build or install error.
+# or failed insmod, 3 the initramfs never reported its end, 124 timeout);
+# 1 on a build or install error.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "stock-boot: $*" >&2; }
 die() { say "error: $*"; exit 1; }
+APT_WHO="stock-boot"
+# shellcheck source=scripts/apt.sh
+. "$top/scripts/apt.sh"
 
-boot=1 timeout=300
+boot=1 timeout=300 resolve=0
+bootdir=${KUNWIND_BOOT_DIR:-/boot}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-boot) boot=0; shift ;;
+	--release) resolve=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	-*) die "unknown option $1 (see the header of $0)" ;;
 	*) break ;;
 	esac
 done
 [ $# = 1 ] ||
-	die "usage: $0 [--no-boot] [--timeout S] KVER (6.1, 6.12, a release)"
+	die "usage: $0 [--no-boot|--release] [--timeout S] KVER (6.1, 6.12, a release)"
 kver=$1
 
-apt_install() {
-	local sudo=
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	say "installing $*"
-	# Another apt may be running (scripts/test-kernel.sh): wait for it.
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		-o DPkg::Lock::Timeout=600 --no-install-recommends "$@" >&2
-}
-
-# Newest release of series $1 (6.1, 6.12) with an image in /boot.
+# Newest release of series $1 (6.1, 6.12) with an image in $bootdir.
+# No grep in a pipe: with nothing installed the function must print
+# nothing and succeed (set -e, pipefail), so that apt_release runs.
 installed_release() {
 	local v
-	for v in /boot/vmlinuz-"$1".*-amd64; do
-		[ -f "$v" ] && echo "${v#/boot/vmlinuz-}"
-	done | grep -vE 'cloud|rt' | sort -V | tail -n1
+	for v in "$bootdir"/vmlinuz-"$1".*-amd64; do
+		[ -f "$v" ] || continue
+		case "$v" in
+		*-cloud-amd64 | *-rt-amd64) continue ;;
+		esac
+		echo "${v#"$bootdir"/vmlinuz-}"
+	done | sort -V | tail -n1
 }
 
-# Newest release of series $1 that apt offers.
+# Newest release of series $1 that apt offers (nothing if none).
 apt_release() {
 	apt-cache search --names-only "^linux-headers-$1[.-][0-9].*-amd64\$" |
-		awk '{ print $1 }' | sed 's/^linux-headers-//' |
-		grep -vE 'cloud|rt' | sort -V | tail -n1
+		awk '{ sub(/^linux-headers-/, "", $1) }
+		     $1 !~ /-(cloud|rt)-amd64$/ { print $1 }' |
+		sort -V | tail -n1
 }
 
 case "$kver" in
 6.1 | 6.12)
 	rel=$(installed_release "$kver")
 	if [ -z "$rel" ]; then
+		# To be installed: ask fresh lists (a fresh machine's may be
+		# empty, or older than the archive).  --release installs
+		# nothing: it asks the lists as they are first.
+		[ "$resolve" = 1 ] || apt_update
 		rel=$(apt_release "$kver")
+		if [ -z "$rel" ]; then
+			apt_update
+			rel=$(apt_release "$kver")
+		fi
 		[ -n "$rel" ] || die "apt offers no linux-headers-$kver.*-amd64"
 	fi
 	;;
 *)	rel=$kver ;;
 esac
+if [ "$resolve" = 1 ]; then
+	echo "$rel"
+	exit 0
+fi
 
+# The image: -unsigned where apt has one (the same kernel, one package
+# fewer), else the signed package.
 if [ ! -f "/boot/vmlinuz-$rel" ]; then
+	apt_update
 	if apt-cache show "linux-image-$rel-unsigned" >/dev/null 2>&1; then
 		apt_install "linux-image-$rel-unsigned"
 	else
