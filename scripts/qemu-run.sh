@@ -4,14 +4,18 @@
 # Boot a kernel + initramfs in QEMU with the serial console on stdout:
 #
 #	scripts/qemu-run.sh --kernel BZIMAGE --initrd CPIO [--append "ARGS"]
-#		[--timeout S] [--log FILE] [-- QEMU-ARGS...]
+#		[--timeout S] [--log FILE] [--any-init] [-- QEMU-ARGS...]
 #
 # The console log goes to stdout (carriage returns stripped) and, with
 # --log, to FILE.  QEMU runs with -no-reboot and panic=-1, so a reboot, a
 # poweroff and a panic all end it.  Exit status:
 #	0	QEMU exited, no kernel panic, and the initramfs (mkinitramfs.sh)
-#		reported "kunwind-init: done status=0" if it reported at all
+#		reported "kunwind-init: done status=0"
 #	2	kernel panic, or the initramfs reported a non-zero status
+#	3	the initramfs never reported "kunwind-init: done status=N":
+#		its /init died, hung up or was cut short, so nothing after
+#		that point ran (with --any-init, for an initramfs that is not
+#		mkinitramfs.sh's, 0 instead)
 #	124	timeout (default 300 s): QEMU was killed
 #	other	QEMU's own failure
 # A panic must be caught from the log: with -no-reboot QEMU exits 0 on it.
@@ -19,13 +23,21 @@
 # KVM is used only when /dev/kvm is usable and the CPU has vmx/svm; on the
 # project's machines it has neither and -enable-kvm hangs, so this is TCG.
 # KUNWIND_QEMU_ACCEL=tcg|kvm and KUNWIND_QEMU_CPU override the choice.
+# KUNWIND_QEMU (default qemu-system-x86_64) is the emulator to run: a
+# stand-in that prints a console lets tests/scripts.test check the exit
+# statuses without booting.
 set -euo pipefail
 
 die() { echo "qemu-run: error: $*" >&2; exit 1; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+APT_WHO="qemu-run"
+# shellcheck source=scripts/apt.sh
+. "$top/scripts/apt.sh"
 
-kernel='' initrd='' append='' timeout=300 log=''
+kernel='' initrd='' append='' timeout=300 log='' any_init=0
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--any-init) any_init=1; shift ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
@@ -41,14 +53,11 @@ case "$timeout" in
 ''|*[!0-9]*) die "--timeout wants whole seconds" ;;
 esac
 
-qemu="qemu-system-x86_64"
-if ! command -v $qemu >/dev/null; then
-	sudo=
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	echo "qemu-run: installing qemu-system-x86" >&2
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends qemu-system-x86 >&2
+qemu=${KUNWIND_QEMU:-qemu-system-x86_64}
+if [ -z "${KUNWIND_QEMU:-}" ]; then
+	apt_need qemu-system-x86 || die "could not install qemu-system-x86"
 fi
+command -v "$qemu" >/dev/null || die "no $qemu"
 
 accel=${KUNWIND_QEMU_ACCEL:-}
 if [ -z "$accel" ]; then
@@ -75,7 +84,7 @@ start=$(date +%s.%N)
 set +e
 # stdin from /dev/null: QEMU must neither read the caller's terminal nor
 # switch it to raw mode.
-timeout -k 5 "$timeout" $qemu \
+timeout -k 5 "$timeout" "$qemu" \
 	-accel "$accel" -cpu "$cpu" -m 1G -smp 2 \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-serial stdio -monitor none \
@@ -101,6 +110,10 @@ elif grep -q 'Kernel panic' "$log"; then
 elif [ -n "$status" ] && [ "$status" != 0 ]; then
 	echo "qemu-run: init reported status $status after $secs s (log: $log)" >&2
 	exit 2
+elif [ -z "$status" ] && [ "$any_init" = 0 ]; then
+	echo "qemu-run: the initramfs never reported \"kunwind-init: done\"" \
+		"after $secs s (log: $log)" >&2
+	exit 3
 fi
 if [ -n "$tmplog" ]; then
 	rm -f "$tmplog"
