@@ -7,15 +7,21 @@
 #
 # FILE ending in .ko	copied to /lib/modules/ and insmod'ed at boot, in the
 #			order given
-# FILE named test.sh	copied to /test.sh and run after the insmods
-# any other FILE	copied to /NAME (or to DEST when given as FILE:DEST)
+# FILE ending in .sh	(but test.sh) copied to /NAME and run with sh at
+#			its place in that order, between the insmods
+# FILE named test.sh	copied to /test.sh and run after all of those
+# any other FILE	copied to /NAME (or to DEST when given as FILE:DEST;
+#			a .ko or .sh given so is only copied)
 #
-# /init mounts proc, sysfs, devtmpfs and debugfs, loads the modules, runs
-# /test.sh, prints "kunwind-init: done status=N" (N = number of failed
-# insmods plus test.sh's exit status, 0 when all went well; qemu-run.sh
-# turns it into its exit code) and reboots: "reboot -f" works with or
-# without ACPI and, with QEMU's -no-reboot, ends the VM.  "poweroff -f" is
-# only the fallback, since it hangs on kernels without ACPI.
+# /init mounts proc, sysfs, devtmpfs and debugfs, loads the modules and
+# runs the scripts in order ("kunwind-init: insmod NAME", "kunwind-init:
+# run NAME" then "kunwind-init: NAME exit N"), runs /test.sh, prints
+# "kunwind-init: done status=N" (N = number of failed insmods and of
+# scripts that exited non-zero, plus test.sh's exit status: 0 when all
+# went well; qemu-run.sh turns it into its exit code, and its absence
+# into another) and reboots: "reboot -f" works with or without ACPI and,
+# with QEMU's -no-reboot, ends the VM.  "poweroff -f" is only the
+# fallback, since it hangs on kernels without ACPI.
 set -euo pipefail
 
 die() { echo "mkinitramfs: error: $*" >&2; exit 1; }
@@ -26,14 +32,11 @@ shift
 
 # busybox-static puts a static /bin/busybox in place of the dynamic one.
 busybox=/bin/busybox
-if ! dpkg-query -W -f='${Status}' busybox-static cpio 2>/dev/null |
-		grep -q 'ok installed.*ok installed'; then
-	sudo=
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	echo "mkinitramfs: installing busybox-static cpio" >&2
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends busybox-static cpio >&2
-fi
+top=$(cd "$(dirname "$0")/.." && pwd)
+APT_WHO="mkinitramfs"
+# shellcheck source=scripts/apt.sh
+. "$top/scripts/apt.sh"
+apt_need busybox-static cpio || die "could not install busybox-static cpio"
 # ldd succeeds only on a dynamic executable.
 ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not static"
 
@@ -64,6 +67,11 @@ for arg in "$@"; do
 	elif [ "$name" = test.sh ]; then
 		cp "$f" "$root/test.sh"
 		chmod +x "$root/test.sh"
+	elif [ "${name%.sh}" != "$name" ]; then
+		[ ! -e "$root/$name" ] || die "$name: a second file of that name"
+		cp "$f" "$root/$name"
+		chmod +x "$root/$name"
+		echo "$name" >>"$root/lib/modules/order"
 	else
 		cp "$f" "$root/$name"
 	fi
@@ -81,11 +89,22 @@ exec </dev/console >/dev/console 2>&1
 echo "kunwind-init: $(uname -r) up $(cut -d' ' -f1 /proc/uptime) s"
 status=0
 for m in $(cat /lib/modules/order); do
-	echo "kunwind-init: insmod $m"
-	insmod "/lib/modules/$m" || {
-		echo "kunwind-init: insmod $m failed"
-		status=$((status + 1))
-	}
+	case "$m" in
+	*.sh)
+		echo "kunwind-init: run $m"
+		sh "/$m"
+		rc=$?
+		echo "kunwind-init: $m exit $rc"
+		[ "$rc" = 0 ] || status=$((status + 1))
+		;;
+	*)
+		echo "kunwind-init: insmod $m"
+		insmod "/lib/modules/$m" || {
+			echo "kunwind-init: insmod $m failed"
+			status=$((status + 1))
+		}
+		;;
+	esac
 done
 if [ -x /test.sh ]; then
 	/test.sh
