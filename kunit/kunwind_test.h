@@ -158,6 +158,7 @@ bool kt_ip_in(unsigned long ip, const char *fn);
 struct kt_compare_stats {
 	unsigned long frames, orc_frames, differences;
 	unsigned long orc_no_row, orc_not_followed, orc_step_failed;
+	unsigned long orc_tracer;
 };
 extern struct kt_compare_stats kt_stats;
 

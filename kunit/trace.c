@@ -212,8 +212,9 @@ static bool same_function(unsigned long a, unsigned long b)
 /*
  * Why frame i came from the ORC fallback: what the table says of i - 1.
  * Allowed: no row (entry assembly, code without CFI), a row kunwind does
- * not follow (undefined, unsupported), and a tracer's trampoline that
- * could not be undone; those are counted and listed.  A row that exists
+ * not follow (undefined, unsupported), and a tracer's trampoline whose
+ * undoing was left to ORC (kunwind.unavailable=); those are counted and
+ * listed.  A row that exists
  * and whose step failed is not: that frame would be ORC compared with
  * ORC, proving nothing about the table.  Returns false for it.
  */
@@ -231,6 +232,9 @@ static bool orc_reason(struct kunit *test, const char *what,
 	if (!kunwind_find_rule(addr, &r) || r.type == KUNWIND_TYPE_NONE) {
 		kt_stats.orc_no_row++;
 		why = "no table row";
+	} else if (kun->flags[i] & KUNWIND_FRAME_RECOVERED) {
+		kt_stats.orc_tracer++;
+		why = "a tracer's trampoline, undone by ORC";
 	} else if (r.type == KUNWIND_TYPE_UNDEFINED ||
 		   r.type == KUNWIND_TYPE_UNSUPPORTED) {
 		kt_stats.orc_not_followed++;

@@ -483,8 +483,10 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 		s->stop = KUNWIND_STOP_NONE;
 		w->nr_orc++;
 		kunwind_count(KUNWIND_CNT_ORC, 1);
-		if (w->tracer_lost)
+		if (w->tracer_lost) {	/* ORC undid the trampoline */
+			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
 			kunwind_count(KUNWIND_CNT_ORC_TRACER, 1);
+		}
 		kunwind_count(KUNWIND_CNT_FRAMES, 1);
 		return true;
 	case ORC_END:

@@ -19,6 +19,30 @@ struct kunwind_syms kunwind_sym __ro_after_init;
 EXPORT_SYMBOL_GPL(kunwind_sym);
 
 /*
+ * kunwind.unavailable=name,name...: treat these internals as missing, as
+ * on a kernel where they cannot be had (IBT-sealed, no kallsyms); the
+ * tests boot with it to walk the degraded paths.
+ */
+static char *unavailable;
+module_param(unavailable, charp, 0444);
+MODULE_PARM_DESC(unavailable, "internals to treat as missing, comma-separated (tests)");
+
+static bool listed_unavailable(const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = unavailable;
+
+	while (p && *p) {
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/*
  * One symbol: its names (alternatives, newest first), where it goes in
  * struct kunwind_syms, whether it is called, and what is lost without it.
  * "needs": resolved only if that earlier entry was (the tracer helpers
@@ -131,6 +155,8 @@ void kunwind_symbols_init(void)
 		addr = 0;
 		for (j = 0; j < ARRAY_SIZE(d->names) && d->names[j] && !addr; j++)
 			addr = kunwind_lookup_name(d->names[j]);
+		if (listed_unavailable(d->names[0]))
+			addr = 0;
 		if (addr && d->call && !kunwind_indirect_call_ok(addr))
 			addr = 0;
 		if (addr) {
