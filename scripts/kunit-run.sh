@@ -16,18 +16,26 @@
 #    (KUNWIND_VMLINUX), then kunit/ with every module's table embedded by
 #    the one-line opt-in.  kunwind_test_badtable.ko's table is then
 #    corrupted (its magic), for the registry suite.
-# 3. A busybox initramfs insmods kunwind.ko and kunwind_test.ko (whose
-#    suites run at insmod); the helper modules go to /lib/kunwind for the
-#    registry suite to insmod/rmmod.  QEMU TCG boots it (-smp 2).
-# 4. Only kunwind_test's KTAP (the console between "insmod
-#    kunwind_test.ko" and the next init line: the built-in empty run prints
-#    a KTAP header of its own first) goes to the kernel's own parser,
+# 3. A busybox initramfs insmods kunwind_test_early.ko (when kunit/
+#    builds it), kunwind.ko, runs graph-setup.sh (function_graph on the
+#    early module's kt_traced_* functions; only with that module), then
+#    insmods kunwind_test.ko (whose suites run at insmod); the helper
+#    modules go to /lib/kunwind for the registry suite to insmod/rmmod.
+#    QEMU TCG boots it (-smp 2).
+# 4. scripts/kunit-report.py: each module's KTAP (the console between its
+#    "insmod" and the next init line: the built-in empty run prints a
+#    KTAP header of its own first) goes to the kernel's own parser,
 #    tools/testing/kunit/kunit.py parse --json.  One line a case:
 #	ok kunit_<suite>.<case>[.<param>]	not ok ... (with its diagnostics)
-#    and, from the console: no panic/oops/WARN/BUG, the corrupt table
-#    refused with exactly one message, QEMU and the init script clean.
+#	ok kunit_<...> # SKIP <reason>		a case KUnit skipped
+#    then kunit_expected_cases_ran: every case of every suite in kunit/*.c
+#    (derived from the sources at run time) has a result; and, from the
+#    console: no panic/oops/WARN/BUG and no kunwind line but those in
+#    KUNWIND_ALLOWED (kunit-report.py), the corrupt table refused with
+#    exactly one message, graph-setup.sh done, QEMU and the init script
+#    clean (qemu-run.sh 0: the init reported "done status=0").
 #
-# Exit status 0 iff every line is "ok" and at least one case ran.
+# Exit status 0 iff no line is "not ok".
 # Environment: KUNWIND_KUNIT_OUT (default build/kunit), KUNWIND_KUNIT_TIMEOUT
 # (QEMU, seconds, default 600), KUNWIND_JOBS (make -j).  One run at a time
 # per output directory (flock).
@@ -116,8 +124,42 @@ for i in range(shnum):
 sys.exit('no .kunwind section in ' + sys.argv[1])
 EOF
 
+# The initramfs, in this order: kunwind_test_early.ko (if built: a module
+# with a table loaded before kunwind.ko, which must register it when it
+# loads), kunwind.ko, graph-setup.sh (with kunwind_test_early.ko: the
+# function_graph tracer on its kt_traced_* functions), kunwind_test.ko
+# (its suites run at insmod); the helper modules go to /lib/kunwind.
+early=$out/src/kunit/kunwind_test_early.ko
+graph=
+if [ -f "$early" ]; then
+	graph=$out/graph-setup.sh
+	cat >"$graph" <<'EOF'
+#!/bin/sh
+# scripts/kunit-run.sh: trace kunwind_test_early.ko's kt_traced_*
+# functions with function_graph, so that kunwind_test.ko's suites walk
+# through return_to_handler.  Any failed step: exit 1 (init status).
+t=/sys/kernel/tracing
+fail() { echo "graph-setup: $*"; exit 1; }
+if ! grep -q " $t tracefs " /proc/mounts; then
+	mount -t tracefs nodev "$t" || fail "mount -t tracefs nodev $t failed"
+	echo "graph-setup: mounted tracefs on $t"
+fi
+echo 'kt_traced_*' >"$t/set_ftrace_filter" ||
+	fail "writing kt_traced_* to $t/set_ftrace_filter failed"
+n=$(grep -c . "$t/set_ftrace_filter")
+[ "$n" -gt 0 ] || fail "$t/set_ftrace_filter is empty"
+echo "graph-setup: set_ftrace_filter: $n functions:" \
+	"$(tr '\n' ' ' <"$t/set_ftrace_filter")"
+echo function_graph >"$t/current_tracer" ||
+	fail "writing function_graph to $t/current_tracer failed"
+[ "$(cat "$t/current_tracer")" = function_graph ] ||
+	fail "current_tracer is $(cat "$t/current_tracer"), not function_graph"
+echo "graph-setup: current_tracer: function_graph"
+EOF
+fi
 "$here/mkinitramfs.sh" "$out/initramfs.cpio.gz" \
-	"$out/src/kunwind.ko" "$out/src/kunit/kunwind_test.ko" \
+	${graph:+"$early"} "$out/src/kunwind.ko" ${graph:+"$graph"} \
+	"$out/src/kunit/kunwind_test.ko" \
 	"$out/src/kunit/kunwind_test_helper.ko:/lib/kunwind/kunwind_test_helper.ko" \
 	"$out/bad/kunwind_test_badtable.ko:/lib/kunwind/kunwind_test_badtable.ko" \
 	>&2 || die "mkinitramfs failed"
@@ -132,102 +174,5 @@ set -e
 t2=$(now)
 say "QEMU boot and tests in $(secs "$t1" "$t2") s, exit $qrc (console: $console)"
 
-python3 - "$console" "$kunitpy" "$out" "$qrc" <<'EOF'
-import json, os, re, subprocess, sys
-
-console, kunitpy, out, qrc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-lines = open(console, errors='replace').read().splitlines()
-results = []		# (ok, name, diagnostics)
-
-def report(ok, name, diag=()):
-    results.append((ok, name, list(diag)))
-
-# kunwind_test's part of the console: after its insmod, up to the next
-# line of the init script.
-start = next((i for i, l in enumerate(lines)
-              if l.startswith('kunwind-init: insmod kunwind_test.ko')), None)
-if start is None:
-    part = []
-else:
-    end = next((i for i in range(start + 1, len(lines))
-                if lines[i].startswith('kunwind-init:')), len(lines))
-    part = lines[start + 1:end]
-ktap = os.path.join(out, 'ktap.log')
-with open(ktap, 'w') as f:
-    f.write('\n'.join(part) + '\n')
-
-jpath = os.path.join(out, 'kunit.json')
-if os.path.exists(jpath):
-    os.unlink(jpath)
-p = subprocess.run([sys.executable, kunitpy, 'parse', '--json=' + jpath, ktap],
-                   capture_output=True, text=True)
-with open(os.path.join(out, 'kunit-parse.txt'), 'w') as f:
-    f.write(p.stdout + p.stderr)
-
-# Diagnostics of each result line, by name: the lines since the previous
-# result line at any level.
-diag, buf = {}, []
-res_re = re.compile(r'^\s*(not )?ok \d+ (\S+)')
-for l in part:
-    l = re.sub(r'^\[\s*\d+\.\d+\]\s?', '', l)
-    m = res_re.match(l)
-    if m:
-        diag[m.group(2)] = buf[-40:]
-        buf = []
-    elif l.strip():
-        buf.append(l.strip())
-
-def walk(group, prefix):
-    for c in group.get('test_cases', []):
-        name = prefix + c['name']
-        report(c['status'] in ('PASS', 'SKIP'), name,
-               diag.get(c['name'], []) if c['status'] not in ('PASS', 'SKIP') else [])
-    for g in group.get('sub_groups', []):
-        walk(g, prefix + g['name'] + '.')
-
-ncases = 0
-if os.path.exists(jpath):
-    root = json.load(open(jpath))
-    walk(root, '')
-    ncases = len(results)
-    # In the order the cases ran: a case's first result line in the KTAP.
-    order = {}
-    for i, l in enumerate(part):
-        m = res_re.match(re.sub(r'^\[\s*\d+\.\d+\]\s?', '', l))
-        if m:
-            order.setdefault(m.group(2), i)
-    results.sort(key=lambda r: min(order.get(x, 1 << 30)
-                                   for x in r[1].split('.')[1:]))
-if ncases == 0:
-    report(False, 'cases_ran',
-           ['kunit.py parse found no case in ' + ktap] + (p.stdout + p.stderr).splitlines()[-10:])
-
-# The console as a whole.
-bad_re = re.compile(r'Kernel panic|BUG:|Oops|WARNING:|general protection fault|'
-                    r'Call Trace:|RIP: 0010|\] kunwind: ')
-# kunwind.ko is silent on the test kernel (vmlinux table, get_stack_info()
-# found) but for the one refusal checked below and the taint notice;
-# anything else it says (KUNWIND_WARN_ONCE, a degraded start) fails.
-expected_re = re.compile(r'\] kunwind: (kunwind_test_badtable: table refused|'
-                         r'loading out-of-tree module taints kernel)')
-bad = [l for l in lines if bad_re.search(l) and not expected_re.search(l)]
-report(not bad, 'console_no_panic_oops_warning_or_kunwind_message', bad[:20])
-refused = [l for l in lines if 'table refused' in l]
-want = [l for l in refused if 'kunwind_test_badtable' in l and 'bad magic' in l]
-report(len(want) == 1 and len(refused) == 1, 'console_bad_table_refused_with_one_message',
-       ['expected one "kunwind_test_badtable: table refused: bad magic", got:'] + refused)
-timeouts = {124: 'QEMU timed out', 2: 'kernel panic or init status != 0'}
-report(qrc == 0, 'qemu_and_init_exit_clean',
-       ['qemu-run.sh exit %d: %s' % (qrc, timeouts.get(qrc, 'QEMU failed'))] +
-       [l for l in lines if l.startswith('kunwind-init:')][-5:])
-
-failed = 0
-for ok, name, d in results:
-    print('%s kunit_%s' % ('ok' if ok else 'not ok', name))
-    if not ok:
-        failed += 1
-        for l in d:
-            print('#   ' + l)
-print('# kunit: %d cases from KTAP, %d checks failed' % (ncases, failed))
-sys.exit(1 if failed else 0)
-EOF
+python3 "$here/kunit-report.py" "$console" "$kunitpy" "$out" "$qrc" \
+	"$out/src/kunit" "$kdir/.config"

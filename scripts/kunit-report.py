@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The report of a KUnit run in QEMU (scripts/kunit-run.sh): TAP lines.
+
+usage: kunit-report.py CONSOLE KUNIT_PY OUT QEMU_STATUS KUNIT_SRC [CONFIG]
+
+CONSOLE     the console log of the boot (scripts/qemu-run.sh --log)
+KUNIT_PY    the kernel's tools/testing/kunit/kunit.py (its parser)
+OUT         where ktap.log, kunit.json and kunit-parse.txt go
+QEMU_STATUS scripts/qemu-run.sh's exit status
+KUNIT_SRC   kunit/ of the sources the modules were built from
+CONFIG      the test kernel's .config, for #if/#ifdef around cases
+
+Lines printed:
+
+  ok kunit_<suite>.<case>[.<param>]           one a KUnit result
+  ok kunit_<...> # SKIP <reason>              a case KUnit skipped
+  not ok kunit_<...>                          with its diagnostics
+  ok kunit_expected_cases_ran                 every case of the sources
+  ok kunit_console_no_panic_oops_warning_or_kunwind_message
+  ok kunit_console_bad_table_refused_with_one_message
+  ok kunit_graph_tracer_set_up                if graph-setup.sh ran
+  ok kunit_qemu_and_init_exit_clean
+
+The KTAP of each module insmod'ed by the initramfs (the console between
+"kunwind-init: insmod M.ko" and the next init line; the built-in empty
+run before them prints a KTAP header of its own) goes to the kernel's own
+parser, kunit.py parse --json; kunwind_test.ko's is OUT/ktap.log and
+OUT/kunit.json, any other module's OUT/ktap-M.log and OUT/kunit-M.json.
+
+The expected cases come from the sources, at run time: every
+"struct kunit_suite" of KUNIT_SRC/*.c (its .name and .test_cases), and the
+KUNIT_CASE* entries of that array (comments removed; #if, #ifdef, #ifndef,
+#elif and #else evaluated against CONFIG where they test CONFIG_
+options, kept otherwise).  Each must have a result: a case, or for a
+KUNIT_CASE_PARAM* case at least one of its parameters.  A skipped case
+has a result (it is reported as SKIP above).
+
+Exit status 0 iff no line is "not ok".
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+# The console as a whole: any of these fails it, unless it is a line of
+# kunwind's listed in KUNWIND_ALLOWED.
+BAD = re.compile(r"Kernel panic|BUG:|Oops|kernel BUG|WARNING:|INFO:|"
+                 r"general protection fault|Call Trace:|RIP: 0010|"
+                 r": [0-9a-f]{4} \[#\d+\]")
+TAINT_BAD = set("BDLMW")	# bad page, died, soft lockup, MCE, warned
+PREFIX = re.compile(r"^(\[[^\]]*\] ?)+")
+KUNWIND = re.compile(r"^kunwind: ")
+# kunwind.ko is silent on the test kernel (vmlinux table, get_stack_info()
+# found) but for these lines; anything else it says (KUNWIND_WARN_ONCE, a
+# degraded start, another refusal) fails.  To allow one more, add its
+# pattern (matched from "kunwind: " to the end of the line) and why.
+KUNWIND_ALLOWED = [
+    (r"kunwind_test_badtable: table refused: .*",
+     "the corrupt table (kunwind_test_badtable.ko), counted below"),
+    (r"loading out-of-tree module taints kernel\.",
+     "the kernel's notice at the first out-of-tree module"),
+    (r".*modules loaded before.*",
+     "kunwind.ko registering the tables of modules loaded before it "
+     "(kunwind_test_early.ko)"),
+    (r".*(function_graph|rethook).*",
+     "kunwind.ko on the return trampolines it knows"),
+]
+
+RESULT = re.compile(r"^\s*(not )?ok \d+ (?:- )?(.*?)(?: # (\S+)\s?(.*))?$")
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+
+
+def module_parts(lines):
+    """{module: its console lines}, for each "kunwind-init: insmod M.ko":
+    the lines up to the next line of the init script."""
+    parts = {}
+    for i, l in enumerate(lines):
+        m = re.match(r"kunwind-init: insmod (\S+)\.ko$", l)
+        if not m:
+            continue
+        end = next((j for j in range(i + 1, len(lines))
+                    if lines[j].startswith("kunwind-init:")), len(lines))
+        parts[m.group(1)] = lines[i + 1:end]
+    return parts
+
+
+def parse_ktap(kunitpy, out, module, part):
+    """kunit.py parse of one module's KTAP: (json or None, its log)."""
+    base = "" if module == "kunwind_test" else "-" + module
+    ktap = os.path.join(out, "ktap%s.log" % base)
+    jpath = os.path.join(out, "kunit%s.json" % base)
+    with open(ktap, "w") as f:
+        f.write("\n".join(part) + "\n")
+    if os.path.exists(jpath):
+        os.unlink(jpath)
+    p = subprocess.run([sys.executable, kunitpy, "parse", "--json=" + jpath,
+                        ktap], capture_output=True, text=True)
+    with open(os.path.join(out, "kunit-parse%s.txt" % base), "w") as f:
+        f.write(p.stdout + p.stderr)
+    if not os.path.exists(jpath):
+        return None, (p.stdout + p.stderr).splitlines()[-10:]
+    with open(jpath) as f:
+        return json.load(f), []
+
+
+def ktap_lines(part):
+    """{full name: (ok, directive, reason, diagnostics, index)} of the
+    result lines of a KTAP part.  A result at nesting level n (4n spaces)
+    is named after the "# Subtest:" headers above it, "suite.case.param"
+    as in kunit.py's JSON; its diagnostics are the lines since the
+    previous result line at any level."""
+    res, buf, names = {}, [], []
+    for i, l in enumerate(part):
+        l = TIMESTAMP.sub("", l).rstrip()
+        depth = (len(l) - len(l.lstrip(" "))) // 4
+        m = re.match(r"^\s*# Subtest: (.*)$", l)
+        if m and depth >= 1:
+            names = names[:depth - 1] + [""] * (depth - 1 - len(names))
+            names.append(m.group(1).strip())
+            continue
+        m = RESULT.match(l)
+        if m:
+            full = ".".join(names[:depth] + [m.group(2).strip()])
+            res.setdefault(full, (not m.group(1), (m.group(3) or "").upper(),
+                                  m.group(4) or "", buf[-40:], i))
+            buf = []
+        elif l.strip():
+            buf.append(l.strip())
+    return res
+
+
+def results_of(group, prefix=""):
+    """(name, status) of each case in kunit.py's JSON, "suite.case" or
+    "suite.case.param"."""
+    for c in group.get("test_cases", []):
+        # kunit.py makes up a nameless result for each one the plan
+        # ("1..N") promised and the KTAP lacks.
+        yield prefix + (c["name"] or "(missing)"), c["status"]
+    for g in group.get("sub_groups", []):
+        yield from results_of(g, prefix + g["name"] + ".")
+
+
+# ---- the expected cases, from the sources -------------------------------
+
+def read_config(path):
+    conf = {}
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for l in f:
+                m = re.match(r"^(CONFIG_\w+)=(.*)$", l.strip())
+                if m:
+                    conf[m.group(1)] = m.group(2)
+    return conf
+
+
+def cond_value(expr, conf):
+    """An #if expression on CONFIG_ options, or None if it tests anything
+    else (then the lines stay)."""
+    def opt(m):
+        v = conf.get(m.group(2))
+        what = m.group(1)
+        if what == "IS_BUILTIN":
+            return "1" if v == "y" else "0"
+        if what == "IS_MODULE":
+            return "1" if v == "m" else "0"
+        if what in ("IS_ENABLED", "IS_REACHABLE"):
+            return "1" if v in ("y", "m") else "0"
+        return "1" if v == "y" or (v and v not in ("n", "m")) else "0"
+    e = re.sub(r"\b(IS_ENABLED|IS_BUILTIN|IS_MODULE|IS_REACHABLE|defined)"
+               r"\s*\(\s*(CONFIG_\w+)\s*\)", opt, expr)
+    e = re.sub(r"\b(defined)\s+(CONFIG_\w+)", opt, e)
+    e = re.sub(r"\b()(CONFIG_\w+)", opt, e)
+    if re.search(r"[A-Za-z_]", e.replace("&&", "").replace("||", "")):
+        return None
+    e = e.replace("&&", " and ").replace("||", " or ")
+    e = re.sub(r"!(?!=)", " not ", e)
+    try:
+        return bool(eval(e, {"__builtins__": {}}))
+    except Exception:
+        return None
+
+
+def preprocess(text, conf):
+    """text without comments and without the lines of #if branches that
+    CONFIG rules out (an unknown condition keeps its lines)."""
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"),
+                  text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"\\\n", " ", text)
+    out = []
+    stack = []		# (keeping, a branch was taken, parent keeping)
+    keep = True
+    for l in text.split("\n"):
+        m = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", l)
+        if not m:
+            out.append(l if keep else "")
+            continue
+        d, arg = m.group(1), m.group(2).strip()
+        if d in ("if", "ifdef", "ifndef"):
+            if d == "ifdef":
+                arg = "defined(%s)" % arg
+            elif d == "ifndef":
+                arg = "!defined(%s)" % arg
+            v = cond_value(arg, conf)
+            v = True if v is None else v
+            stack.append((keep and v, v, keep))
+        elif d == "elif" and stack:
+            _, taken, parent = stack.pop()
+            v = cond_value(arg, conf)
+            v = True if v is None else v
+            stack.append((parent and v and not taken, taken or v, parent))
+        elif d == "else" and stack:
+            _, taken, parent = stack.pop()
+            stack.append((parent and not taken, True, parent))
+        elif d == "endif" and stack:
+            stack.pop()
+        keep = stack[-1][0] if stack else True
+        out.append("")
+    return "\n".join(out)
+
+
+def expected_cases(srcdir, conf):
+    """[(suite, case, param, file)] of every suite in srcdir/*.c."""
+    arrays, suites = {}, []
+    for path in sorted(glob.glob(os.path.join(srcdir, "*.c"))):
+        with open(path, errors="replace") as f:
+            text = preprocess(f.read(), conf)
+        for m in re.finditer(r"struct\s+kunit_case\s+(\w+)\s*\[\s*\]\s*=\s*"
+                             r"\{(.*?)\}\s*;", text, re.S):
+            arrays[m.group(1)] = [
+                (c.group(2), c.group(1).startswith("KUNIT_CASE_PARAM"))
+                for c in re.finditer(r"\b(KUNIT_CASE\w*)\s*\(\s*(\w+)",
+                                     m.group(2))]
+        for m in re.finditer(r"struct\s+kunit_suite\s+(\w+)\s*=\s*"
+                             r"\{(.*?)\}\s*;", text, re.S):
+            name = re.search(r"\.name\s*=\s*\"([^\"]+)\"", m.group(2))
+            cases = re.search(r"\.test_cases\s*=\s*(\w+)", m.group(2))
+            suites.append((name.group(1) if name else m.group(1),
+                           cases.group(1) if cases else None,
+                           os.path.basename(path)))
+    want = []
+    for suite, array, fname in suites:
+        for case, param in arrays.get(array, []):
+            want.append((suite, case, param, fname))
+        if not arrays.get(array):
+            want.append((suite, None, False, fname))
+    return want
+
+
+def missing_cases(want, names):
+    missing = []
+    for suite, case, param, fname in want:
+        if case is None:
+            missing.append("%s (%s): no case array found" % (suite, fname))
+            continue
+        full = suite + "." + case
+        if full in names or (param and any(n.startswith(full + ".")
+                                           for n in names)):
+            continue
+        missing.append("%s%s (%s)" % (full, " (parameterised)" if param
+                                      else "", fname))
+    return missing
+
+
+# ---- main ---------------------------------------------------------------
+
+def main():
+    if len(sys.argv) not in (6, 7):
+        sys.exit(__doc__)
+    console, kunitpy, out, qrc, srcdir = sys.argv[1:6]
+    qrc = int(qrc)
+    conf = read_config(sys.argv[6] if len(sys.argv) == 7 else None)
+    with open(console, errors="replace") as f:
+        lines = f.read().splitlines()
+    results = []		# (ok, name, diagnostics, skip reason or None)
+
+    def report(ok, name, diag=(), skip=None):
+        results.append((ok, name, list(diag), skip))
+
+    parts = module_parts(lines)
+    mods = list(parts)
+    names, order, parse_err = set(), {}, []
+    for module, part in parts.items():
+        if not any(re.search(r"\bK?TAP version", l) for l in part):
+            continue
+        data, err = parse_ktap(kunitpy, out, module, part)
+        if data is None:
+            parse_err += ["kunit.py parse found nothing in %s's KTAP:"
+                          % module] + err
+            continue
+        ktap = ktap_lines(part)
+        for name, status in results_of(data):
+            names.add(name)
+            r = ktap.get(name)
+            order[name] = (mods.index(module), r[4] if r else len(part))
+            if status == "PASS":
+                report(True, name)
+            elif status == "SKIP":
+                reason = r[2] if r and r[1] == "SKIP" else ""
+                report(True, name, skip=reason or "(no reason given)")
+            else:
+                report(False, name, ["KUnit status %s" % status] +
+                       (r[3] if r else []))
+    # In the order the cases ran: module, then first result line.
+    results.sort(key=lambda r: order[r[1]])
+    if not names:
+        report(False, "cases_ran",
+               ["no KUnit result in the console (%s)" % console] + parse_err)
+
+    want = expected_cases(srcdir, conf)
+    missing = missing_cases(want, names)
+    report(not missing and bool(want), "expected_cases_ran",
+           (["%d cases of %s/*.c have no result:" % (len(missing), srcdir)]
+            + missing) if missing else
+           ["no struct kunit_suite in %s/*.c" % srcdir])
+
+    # The console as a whole.
+    bad = []
+    for l in lines:
+        text = PREFIX.sub("", l)
+        if KUNWIND.match(text):
+            if not any(re.match("kunwind: " + p + "$", text)
+                       for p, _ in KUNWIND_ALLOWED):
+                bad.append(l)
+        elif BAD.search(l):
+            bad.append(l)
+        elif "Tainted:" in l and taint_flags(l) & TAINT_BAD:
+            bad.append(l)
+    report(not bad, "console_no_panic_oops_warning_or_kunwind_message",
+           bad[:20] + ["(allowed kunwind lines: KUNWIND_ALLOWED in %s)"
+                       % os.path.abspath(__file__)])
+    refused = [l for l in lines if "table refused" in l]
+    good = [l for l in refused
+            if "kunwind_test_badtable" in l and "bad magic" in l]
+    report(len(good) == 1 and len(refused) == 1,
+           "console_bad_table_refused_with_one_message",
+           ['expected one "kunwind_test_badtable: table refused: bad '
+            'magic", got:'] + refused)
+    if any(l.startswith("kunwind-init: run graph-setup.sh") for l in lines):
+        setup = [l for l in lines if l.startswith("graph-setup:") or
+                 l.startswith("kunwind-init: graph-setup.sh exit")]
+        report("kunwind-init: graph-setup.sh exit 0" in lines,
+               "graph_tracer_set_up", setup)
+    why = {124: "QEMU timed out", 2: "kernel panic or init status != 0",
+           3: "the initramfs never reported its end"}
+    report(qrc == 0, "qemu_and_init_exit_clean",
+           ["qemu-run.sh exit %d: %s" % (qrc, why.get(qrc, "QEMU failed"))]
+           + [l for l in lines if l.startswith("kunwind-init:")][-5:])
+
+    failed = skipped = 0
+    for ok, name, diag, skip in results:
+        if skip is not None:
+            skipped += 1
+            print("ok kunit_%s # SKIP %s" % (name, skip))
+            continue
+        print("%s kunit_%s" % ("ok" if ok else "not ok", name))
+        if not ok:
+            failed += 1
+            for l in diag:
+                print("#   " + l)
+    print("# kunit: %d results from KTAP (%d skipped), %d expected cases "
+          "from %s, %d checks failed" % (len(names), skipped, len(want),
+                                         srcdir, failed))
+    return 1 if failed else 0
+
+
+def taint_flags(line):
+    """The taint letters of a "Tainted:" line (6.12: also "[W]=WARN")."""
+    flags = set(re.findall(r"\[([A-Z])\]=", line))
+    m = re.search(r"Tainted: ([GP][ A-Z]*)", line)
+    if m:
+        flags |= set(m.group(1)) - set(" GP")
+    return flags
+
+
+if __name__ == "__main__":
+    sys.exit(main())
