@@ -24,10 +24,13 @@ points=${*:-2 6 8 11 13 14}
 
 echo "== part 1: kunwind.ko on Debian's stock $kver kernel in QEMU"
 echo "kunwind demo: at each point, the sample module's stack as kunwind.ko walks it (left; T: a step by a kunwind table, O: by the ORC fallback, used for vmlinux without its -dbg package) beside the kernel's own dump_stack() (right; RIP: an interrupted ip); '=' marks equal frames."
-log=$("$top/scripts/stock-boot.sh" "$kver" | tail -n1) || {
-	echo "demo: scripts/stock-boot.sh $kver failed; console: $log" >&2
+# Its status, not tail's: a failed build or boot must stop the demo.
+out=$("$top/scripts/stock-boot.sh" "$kver") || {
+	echo "demo: scripts/stock-boot.sh $kver failed" \
+		"${out:+(console: $(echo "$out" | tail -n1))}" >&2
 	exit 1
 }
+log=$(echo "$out" | tail -n1)
 echo
 # shellcheck disable=SC2086
 python3 "$top/tests/stock.test" --show "$log" $points
