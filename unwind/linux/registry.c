@@ -5,56 +5,82 @@
  * .kunwind and the symbol __kunwind_table to the module's object; the
  * module loader relocates the segment bases like any other data).
  *
- * Readers walk an RCU list without locks, so a lookup may run in any
- * context, NMI included; writers hold kunwind_regs_lock and free only
- * after synchronize_rcu().  A registration copies out, per segment, its
- * run-time range and a state; the table itself is never written (it lives
- * in the module's read-only data).
+ * Lookups take no lock: they binary-search one array, the looked-up
+ * segments of every table sorted by run-time start, published under RCU.
+ * So a lookup may run in any context, NMI included, and costs log2(number
+ * of segments) steps, not a step per table.  Writers hold
+ * kunwind_regs_lock and rebuild the array on every change (a
+ * registration, the end of a module's init, an unregistration): fill a
+ * new one, rcu_assign_pointer() it, free the old one after a grace
+ * period.  A registration copies out, per segment, its run-time range and
+ * a state; the table itself is never written (it lives in the module's
+ * read-only data, where nothing can change it after it was checked).
  *
  * Module lifecycle (module notifier):
- *   COMING  find __kunwind_table in the module's full symbol table, check
- *           the table, register it.  Segments outside the module's core
- *           and init text are dropped: a section the loader did not place
- *           (.exit.text without CONFIG_MODULE_UNLOAD) was relocated to the
- *           loader's temporary copy, which is freed after loading.
- *   LIVE    init segments die.  The loader frees init memory only after
- *           this notifier and a synchronize_rcu() (do_free_init()), so no
- *           walk still using them sees the memory reused.
- *   GOING   unregister: list_del_rcu() + synchronize_rcu(), before the
- *           loader frees the module (and its table) after the notifier.
- * Modules loaded before kunwind.ko are not covered: there is no exported
- * way to list them, and their full symbol table is gone after their init.
+ *   COMING  find the table (module_table_addr()), check that it lies in
+ *           the module's read-only memory, check it, register it.
+ *           Segments outside the module's core and init text are dropped:
+ *           a section the loader did not place (.exit.text without
+ *           CONFIG_MODULE_UNLOAD) was relocated to the loader's temporary
+ *           copy, which is freed after loading.
+ *   LIVE    init segments die: the array is rebuilt without them.  The
+ *           loader frees init memory only after this notifier and a
+ *           synchronize_rcu() (do_free_init()), so no lookup still using
+ *           the old array sees the memory reused.
+ *   GOING   unregister: the array is rebuilt without the table, then
+ *           synchronize_rcu(), before the loader frees the module (and its
+ *           table) after the notifier.
+ * Modules loaded before kunwind.ko: kunwind_modules_before(), at load.
  */
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
-#include <linux/rculist.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
 #include "internal.h"
 
 struct kunwind_reg_seg {
 	unsigned long start, end;	/* run-time [start, end) */
+	u16 idx;			/* its struct kunwind_seg in the table */
 	u8 state;			/* enum kunwind_seg_state */
 };
 
 struct kunwind_reg {
-	struct list_head list;		/* in kunwind_regs, RCU */
+	struct list_head list;		/* in kunwind_regs */
 	struct module *mod;
 	const struct kunwind_hdr *table;
 	unsigned long len, bias;
-	unsigned long lo, hi;		/* hull of the live and init segments */
 	unsigned int nr_segs;
 	char name[MODULE_NAME_LEN];
-	struct kunwind_reg_seg segs[];
+	struct kunwind_reg_seg segs[];	/* sorted by start */
+};
+
+/* A segment as lookups see it. */
+struct kunwind_live_seg {
+	unsigned long start, end;	/* run-time [start, end) */
+	const struct kunwind_hdr *table;
+	const struct kunwind_seg *seg;
+};
+
+/*
+ * The lookup array: the live and init segments of every registration,
+ * sorted by start.  They never overlap (checked at registration).
+ */
+struct kunwind_live {
+	struct rcu_head rcu;
+	unsigned int nr;
+	struct kunwind_live_seg segs[];
 };
 
 static LIST_HEAD(kunwind_regs);
 static DEFINE_MUTEX(kunwind_regs_lock);
 static struct kunwind_reg *kunwind_vmlinux_reg;
+static struct kunwind_live __rcu *kunwind_live;
 
 static struct kunwind_reg *kunwind_module_reg_locked(struct module *mod);
 
@@ -65,71 +91,152 @@ static const char * const seg_state_str[] = {
 	[KUNWIND_SEG_DROPPED]	= "dropped",
 };
 
-/*
- * A segment's state changes only from INIT to DEAD, by one WRITE_ONCE();
- * readers see the old or the new state, both safe (see LIVE above).
- */
-static bool seg_live(const struct kunwind_reg_seg *seg)
+static bool state_looked_up(u8 state)
 {
-	u8 state = READ_ONCE(seg->state);
-
 	return state == KUNWIND_SEG_LIVE || state == KUNWIND_SEG_INIT;
 }
 
-static bool in_seg(const struct kunwind_reg_seg *seg, unsigned long addr)
-{
-	return addr - seg->start < seg->end - seg->start;
-}
+/* ---- lookup -------------------------------------------------------- */
 
-static bool segs_overlap(const struct kunwind_reg_seg *a,
-			 const struct kunwind_reg_seg *b)
+/*
+ * The pure search: the last segment starting at or before addr, NULL if
+ * none does.  Halving without a branch on the result: s[0].start <= addr
+ * holds throughout, and the answer stays in s[0, n).
+ */
+static __kunwind_walk __always_inline const struct kunwind_live_seg *
+live_floor(const struct kunwind_live *l, unsigned long addr)
 {
-	return a->start < b->end && b->start < a->end;
+	const struct kunwind_live_seg *s = l->segs;
+	unsigned int n = l->nr, half;
+
+	if (!n || addr < s->start)
+		return NULL;
+	while (n > 1) {
+		half = n / 2;
+		if (s[half].start <= addr)
+			s += half;
+		n -= half;
+	}
+	return s;
 }
 
 /*
- * The lookup.  vmlinux is first in the list, so most lookups test one
- * hull and one or two segments.  Segments of one table never overlap
- * where either is looked up (checked at registration), so the core's
- * kunwind_find(), which takes the first segment holding the address,
- * lands in the live segment found here.
+ * Segments in the array are disjoint, so the one holding ip, if any, is
+ * the last starting at or before it.  _raw: the caller holds
+ * rcu_read_lock() (documented), and lockdep's check would be a call out
+ * of the walk's untraceable code.
  */
-const struct kunwind_hdr *kunwind_find_table(unsigned long ip,
-					     unsigned long *bias)
+__kunwind_walk const struct kunwind_seg *
+kunwind_registry_find(unsigned long ip, const struct kunwind_hdr **table,
+		      unsigned long *start)
 {
-	struct kunwind_reg *reg;
-	unsigned int i;
+	const struct kunwind_live *l = rcu_dereference_raw(kunwind_live);
+	const struct kunwind_live_seg *s;
 
-	list_for_each_entry_rcu(reg, &kunwind_regs, list) {
-		if (ip - reg->lo >= reg->hi - reg->lo)
-			continue;
-		for (i = 0; i < reg->nr_segs; i++) {
-			if (in_seg(&reg->segs[i], ip) && seg_live(&reg->segs[i])) {
-				*bias = reg->bias;
-				return reg->table;
-			}
-		}
-	}
-	return NULL;
+	if (!l)
+		return NULL;
+	s = live_floor(l, ip);
+	if (!s || ip - s->start >= s->end - s->start)
+		return NULL;
+	*table = s->table;
+	*start = s->start;
+	return s->seg;
 }
-EXPORT_SYMBOL_GPL(kunwind_find_table);
+EXPORT_SYMBOL_GPL(kunwind_registry_find);
 
 bool kunwind_find_rule(unsigned long ip, struct kunwind_rule *rule)
 {
+	const struct kunwind_seg *seg;
 	const struct kunwind_hdr *t;
-	const struct kunwind_rule *r = NULL;
-	unsigned long bias;
+	unsigned long start;
 
 	rcu_read_lock();
-	t = kunwind_find_table(ip, &bias);
-	if (t)
-		r = kunwind_find(t, ip - bias);
-	if (r)
-		*rule = *r;
+	seg = kunwind_registry_find(ip, &t, &start);
+	if (seg)
+		*rule = *kunwind_seg_rule(t, seg, ip - start);
 	rcu_read_unlock();
-	return r;
+	return seg;
 }
 EXPORT_SYMBOL_GPL(kunwind_find_rule);
+
+/* ---- the lookup array: rebuilt on every change --------------------- */
+
+static int cmp_live_seg(const void *a, const void *b)
+{
+	const struct kunwind_live_seg *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Under kunwind_regs_lock: how many segments lookups must find. */
+static unsigned int live_count(void)
+{
+	struct kunwind_reg *reg;
+	unsigned int i, n = 0;
+
+	list_for_each_entry(reg, &kunwind_regs, list)
+		for (i = 0; i < reg->nr_segs; i++)
+			n += state_looked_up(reg->segs[i].state);
+	return n;
+}
+
+/* Under kunwind_regs_lock: fill l (room for live_count()) and sort it. */
+static void live_fill(struct kunwind_live *l)
+{
+	struct kunwind_reg *reg;
+	unsigned int i, n = 0;
+
+	list_for_each_entry(reg, &kunwind_regs, list) {
+		for (i = 0; i < reg->nr_segs; i++) {
+			const struct kunwind_reg_seg *rs = &reg->segs[i];
+
+			if (!state_looked_up(rs->state))
+				continue;
+			l->segs[n].start = rs->start;
+			l->segs[n].end = rs->end;
+			l->segs[n].table = reg->table;
+			l->segs[n].seg = kunwind_segs(reg->table) + rs->idx;
+			n++;
+		}
+	}
+	l->nr = n;
+	sort(l->segs, n, sizeof(l->segs[0]), cmp_live_seg, NULL);
+}
+
+/*
+ * Publish the array after a change, under kunwind_regs_lock.  Lookups
+ * still in the old one finish with it: it is freed after a grace period.
+ * A removal (init text about to be freed, a table going) must not fail:
+ * without memory for a new array, lookups find nothing for one grace
+ * period (walks take the ORC fallback) while the old array, which nobody
+ * reads then, is refilled in place: it is large enough, as the set only
+ * shrank.  An addition without memory fails with -ENOMEM.
+ */
+static int live_publish(bool removal)
+{
+	struct kunwind_live *old, *l;
+	unsigned int n = live_count();
+
+	old = rcu_dereference_protected(kunwind_live,
+					lockdep_is_held(&kunwind_regs_lock));
+	l = kvmalloc(struct_size(l, segs, n), GFP_KERNEL);
+	if (!l) {
+		if (!removal || !old)
+			return -ENOMEM;
+		rcu_assign_pointer(kunwind_live, NULL);
+		synchronize_rcu();
+		live_fill(old);
+		rcu_assign_pointer(kunwind_live, old);
+		return 0;
+	}
+	live_fill(l);
+	rcu_assign_pointer(kunwind_live, l);
+	if (old)
+		kvfree_rcu(old, rcu);
+	return 0;
+}
+
+/* ---- registration -------------------------------------------------- */
 
 static enum kunwind_seg_state seg_place(unsigned long start, unsigned long end,
 					const struct kunwind_text *text,
@@ -143,54 +250,85 @@ static enum kunwind_seg_state seg_place(unsigned long start, unsigned long end,
 	return KUNWIND_SEG_DROPPED;
 }
 
-/* Place every segment; NULL if the live ones overlap each other. */
+static int cmp_reg_seg(const void *a, const void *b)
+{
+	const struct kunwind_reg_seg *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * Place every segment and sort them by start; an error if none is looked
+ * up, or if a looked-up one shares a byte with any other (the core's
+ * kunwind_find() takes the first segment holding an address).  Sorted,
+ * two intervals overlap iff the later starts before the earlier ends:
+ * one pass, keeping the furthest end of all segments so far and of the
+ * looked-up ones.  A dropped segment that wraps around holds nothing.
+ */
 static const char *reg_place(struct kunwind_reg *reg,
 			     const struct kunwind_text *text,
 			     unsigned int nr_text)
 {
 	const struct kunwind_seg *seg = kunwind_segs(reg->table);
-	unsigned int i, j, nr_live = 0;
+	unsigned long end_all = 0, end_live = 0;
+	unsigned int i, nr_live = 0;
 
-	reg->lo = ULONG_MAX;
-	reg->hi = 0;
 	for (i = 0; i < reg->nr_segs; i++) {
 		struct kunwind_reg_seg *s = &reg->segs[i];
 
 		s->start = seg[i].base + reg->bias;
 		s->end = s->start + seg[i].size;
+		s->idx = i;
 		s->state = seg_place(s->start, s->end, text, nr_text);
-		if (!seg_live(s))
-			continue;
-		nr_live++;
-		reg->lo = min(reg->lo, s->start);
-		reg->hi = max(reg->hi, s->end);
+		nr_live += state_looked_up(s->state);
 	}
-	if (!nr_live) {
-		reg->lo = reg->hi = 0;
+	if (!nr_live)
 		return "no segment inside the object's text (not relocated?)";
+	sort(reg->segs, reg->nr_segs, sizeof(reg->segs[0]), cmp_reg_seg, NULL);
+	for (i = 0; i < reg->nr_segs; i++) {
+		const struct kunwind_reg_seg *s = &reg->segs[i];
+		bool live = state_looked_up(s->state);
+
+		if (s->end <= s->start)
+			continue;
+		if (s->start < end_live || (live && s->start < end_all))
+			return "segments overlap";
+		end_all = max(end_all, s->end);
+		if (live)
+			end_live = max(end_live, s->end);
 	}
-	/* A looked-up segment must not share a byte with any other. */
-	for (i = 0; i < reg->nr_segs; i++)
-		for (j = i + 1; j < reg->nr_segs; j++)
-			if ((seg_live(&reg->segs[i]) || seg_live(&reg->segs[j])) &&
-			    segs_overlap(&reg->segs[i], &reg->segs[j]))
-				return "segments overlap";
 	return NULL;
 }
 
-/* Under kunwind_regs_lock: a registered table sharing live text with reg. */
+/*
+ * Under kunwind_regs_lock: the registration whose looked-up text reg's
+ * would share.  Per segment, one search of the lookup array: its
+ * segments are disjoint, so only the last one starting before the
+ * segment's end can reach into it.
+ */
 static struct kunwind_reg *reg_clash(const struct kunwind_reg *reg)
 {
+	const struct kunwind_live *l;
+	const struct kunwind_live_seg *s = NULL;
 	struct kunwind_reg *other;
-	unsigned int i, j;
+	unsigned int i;
 
+	l = rcu_dereference_protected(kunwind_live,
+				      lockdep_is_held(&kunwind_regs_lock));
+	for (i = 0; l && i < reg->nr_segs && !s; i++) {
+		const struct kunwind_reg_seg *rs = &reg->segs[i];
+
+		if (!state_looked_up(rs->state))
+			continue;
+		s = live_floor(l, rs->end - 1);
+		if (s && s->end <= rs->start)
+			s = NULL;
+	}
+	if (!s)
+		return NULL;
 	list_for_each_entry(other, &kunwind_regs, list)
-		for (i = 0; i < reg->nr_segs; i++)
-			for (j = 0; j < other->nr_segs; j++)
-				if (seg_live(&reg->segs[i]) &&
-				    seg_live(&other->segs[j]) &&
-				    segs_overlap(&reg->segs[i], &other->segs[j]))
-					return other;
+		if (other->table == s->table)
+			return other;
 	return NULL;
 }
 
@@ -206,10 +344,16 @@ struct kunwind_reg *kunwind_register_table(const char *name,
 	struct kunwind_reg *reg, *other;
 	enum kunwind_bad bad;
 	const char *why;
+	int err;
 
 	bad = kunwind_table_check(table, len);
 	if (bad) {
 		pr_warn("%s: table refused: %s\n", name, kunwind_bad_str(bad));
+		return ERR_PTR(-EINVAL);
+	}
+	if (t->nr_segs > KUNWIND_MAX_SEGS) {
+		pr_warn("%s: table refused: %u segments, more than %u\n",
+			name, t->nr_segs, KUNWIND_MAX_SEGS);
 		return ERR_PTR(-EINVAL);
 	}
 	reg = kzalloc(struct_size(reg, segs, t->nr_segs), GFP_KERNEL);
@@ -231,38 +375,54 @@ struct kunwind_reg *kunwind_register_table(const char *name,
 
 	mutex_lock(&kunwind_regs_lock);
 	if (mod && kunwind_module_reg_locked(mod)) {
-		mutex_unlock(&kunwind_regs_lock);
-		kfree(reg);
-		return ERR_PTR(-EEXIST);
+		err = -EEXIST;
+		goto out;
 	}
 	other = reg_clash(reg);
 	if (other) {
 		pr_warn("%s: table refused: its text overlaps table %s\n",
 			name, other->name);
-		mutex_unlock(&kunwind_regs_lock);
-		kfree(reg);
-		return ERR_PTR(-EINVAL);
+		err = -EINVAL;
+		goto out;
 	}
-	/* Publishes the filled-in reg (list_add_rcu() orders the stores). */
-	if (!mod && !kunwind_vmlinux_reg && !strcmp(name, "vmlinux")) {
+	list_add_tail(&reg->list, &kunwind_regs);
+	/* Publishes the filled-in reg (rcu_assign_pointer() orders the stores). */
+	err = live_publish(false);
+	if (err) {
+		list_del(&reg->list);
+		goto out;
+	}
+	if (!mod && !kunwind_vmlinux_reg && !strcmp(name, "vmlinux"))
 		kunwind_vmlinux_reg = reg;
-		list_add_rcu(&reg->list, &kunwind_regs);
-	} else {
-		list_add_tail_rcu(&reg->list, &kunwind_regs);
-	}
 	mutex_unlock(&kunwind_regs_lock);
 	return reg;
+out:
+	mutex_unlock(&kunwind_regs_lock);
+	kfree(reg);
+	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(kunwind_register_table);
 
+/*
+ * The array is rebuilt without the init segments; lookups that still hold
+ * the old one may find them until the grace period the loader waits for
+ * before it frees init memory.  The state changes by WRITE_ONCE() for
+ * kunwind_reg_seg_state(), which reads without the lock.
+ */
 void kunwind_reg_init_done(struct kunwind_reg *reg)
 {
+	bool changed = false;
 	unsigned int i;
 
 	mutex_lock(&kunwind_regs_lock);
-	for (i = 0; i < reg->nr_segs; i++)
-		if (reg->segs[i].state == KUNWIND_SEG_INIT)
+	for (i = 0; i < reg->nr_segs; i++) {
+		if (reg->segs[i].state == KUNWIND_SEG_INIT) {
 			WRITE_ONCE(reg->segs[i].state, KUNWIND_SEG_DEAD);
+			changed = true;
+		}
+	}
+	if (changed)
+		live_publish(true);
 	mutex_unlock(&kunwind_regs_lock);
 }
 EXPORT_SYMBOL_GPL(kunwind_reg_init_done);
@@ -270,9 +430,10 @@ EXPORT_SYMBOL_GPL(kunwind_reg_init_done);
 void kunwind_unregister_table(struct kunwind_reg *reg)
 {
 	mutex_lock(&kunwind_regs_lock);
-	list_del_rcu(&reg->list);
+	list_del(&reg->list);
 	if (reg == kunwind_vmlinux_reg)
 		kunwind_vmlinux_reg = NULL;
+	live_publish(true);
 	mutex_unlock(&kunwind_regs_lock);
 	/* Pairs with the rcu_read_lock() around every walk and lookup. */
 	synchronize_rcu();
@@ -309,7 +470,7 @@ int kunwind_reg_seg_state(struct kunwind_reg *reg, unsigned long addr)
 	unsigned int i;
 
 	for (i = 0; i < reg->nr_segs; i++)
-		if (in_seg(&reg->segs[i], addr))
+		if (addr - reg->segs[i].start < reg->segs[i].end - reg->segs[i].start)
 			return READ_ONCE(reg->segs[i].state);
 	return -ENOENT;
 }
@@ -317,53 +478,169 @@ EXPORT_SYMBOL_GPL(kunwind_reg_seg_state);
 
 /* ---- modules ------------------------------------------------------- */
 
-#define KUNWIND_TABLE_SYM "__kunwind_table"
+#define KUNWIND_SECTION		".kunwind"
+#define KUNWIND_TABLE_SYM	"__kunwind_table"
 
-/* The address and size of mod's __kunwind_table; false if it has none. */
-static bool module_table(struct module *mod, unsigned long *addr,
-			 unsigned long *size)
+/*
+ * A header size below the header's own is not an extent: the header is
+ * what is handed over, and kunwind_table_check() refuses it as truncated.
+ */
+unsigned long kunwind_module_table_len(const struct module *mod,
+				       unsigned long addr, const char **why)
+{
+	const struct kunwind_hdr *t = (const void *)addr;
+	unsigned long len;
+
+	if (!kunwind_mod_ro_holds(mod, addr, sizeof(*t))) {
+		*why = "not in the module's read-only memory";
+		return 0;
+	}
+	len = max_t(unsigned long, t->size, sizeof(*t));
+	if (!kunwind_mod_ro_holds(mod, addr, len)) {
+		*why = "it extends past the module's read-only memory";
+		return 0;
+	}
+	return len;
+}
+EXPORT_SYMBOL_GPL(kunwind_module_table_len);
+
+/* __kunwind_table in mod's symbol table, 0 if it is not there. */
+static unsigned long module_table_sym(struct module *mod)
 {
 	const Elf_Sym *syms;
 	const char *strtab;
+	unsigned long addr = 0;
 	unsigned int i, nr;
-	bool found = false;
 
 	rcu_read_lock_sched();
 	if (kunwind_mod_symtab(mod, &syms, &nr, &strtab)) {
 		for (i = 0; i < nr; i++) {
-			if (syms[i].st_shndx == SHN_UNDEF ||
-			    strcmp(strtab + syms[i].st_name, KUNWIND_TABLE_SYM))
-				continue;
-			*addr = syms[i].st_value;
-			*size = syms[i].st_size;
-			found = true;
-			break;
+			if (syms[i].st_shndx != SHN_UNDEF &&
+			    !strcmp(strtab + syms[i].st_name, KUNWIND_TABLE_SYM)) {
+				addr = syms[i].st_value;
+				break;
+			}
 		}
 	}
 	rcu_read_unlock_sched();
-	return found;
+	return addr;
 }
 
-/* Register mod's table, if it has one; a refusal is not an error. */
-static void kunwind_module_coming(struct module *mod)
+/*
+ * Where mod's table is, 0 if it has none.  Once the loader has published
+ * the module's sections (sysfs set-up, after the COMING notifiers), the
+ * address of .kunwind.  Before, at COMING, the loader's full symbol table
+ * has __kunwind_table; it is gone after init, and the core symbol table
+ * keeps data symbols only with CONFIG_KALLSYMS_ALL.
+ */
+static unsigned long module_table_addr(struct module *mod)
+{
+	unsigned long addr = kunwind_mod_section(mod, KUNWIND_SECTION);
+
+	return addr ? addr : module_table_sym(mod);
+}
+
+/*
+ * What kunwind remembers about a module between notifications, until it
+ * goes: that its table was refused (so that it is neither tried nor
+ * reported twice), or that it was coming when kunwind.ko loaded and its
+ * COMING notification may have passed before the notifier was there
+ * (then it is registered at LIVE).  Under kunwind_regs_lock.
+ */
+enum kunwind_mod_note_kind { KUNWIND_NOTE_MISSED, KUNWIND_NOTE_REFUSED };
+
+struct kunwind_mod_note {
+	struct list_head list;
+	struct module *mod;
+	enum kunwind_mod_note_kind kind;
+};
+
+static LIST_HEAD(kunwind_mod_notes);
+
+static struct kunwind_mod_note *note_find(struct module *mod)
+{
+	struct kunwind_mod_note *n;
+
+	lockdep_assert_held(&kunwind_regs_lock);
+	list_for_each_entry(n, &kunwind_mod_notes, list)
+		if (n->mod == mod)
+			return n;
+	return NULL;
+}
+
+/* Without memory, nothing is noted: at worst a second message. */
+static void note_set(struct module *mod, enum kunwind_mod_note_kind kind)
+{
+	struct kunwind_mod_note *n = note_find(mod);
+
+	if (!n) {
+		n = kmalloc(sizeof(*n), GFP_KERNEL);
+		if (!n)
+			return;
+		n->mod = mod;
+		list_add(&n->list, &kunwind_mod_notes);
+	}
+	n->kind = kind;
+}
+
+static void note_drop(struct module *mod)
+{
+	struct kunwind_mod_note *n = note_find(mod);
+
+	if (n) {
+		list_del(&n->list);
+		kfree(n);
+	}
+}
+
+/*
+ * Register mod's table, if it has one; true if it did.  A refusal is not
+ * an error (the module is walked by the ORC fallback), and is noted.
+ * with_init: the init text is still there to be looked up (COMING).
+ */
+static bool kunwind_module_add(struct module *mod, bool with_init)
 {
 	struct kunwind_text text[2] = {};
-	unsigned long addr, size;
+	struct kunwind_reg *reg;
+	unsigned long addr, len;
+	const char *why;
 
-	if (!module_table(mod, &addr, &size))
-		return;
-	/* The table must lie in the module's own (read-only) core memory. */
-	if (!size || !within_module_core(addr, mod) ||
-	    !within_module_core(addr + size - 1, mod)) {
-		pr_warn("%s: table refused: %s outside the module\n",
-			mod->name, KUNWIND_TABLE_SYM);
-		return;
+	addr = module_table_addr(mod);
+	if (!addr)
+		return false;
+	len = kunwind_module_table_len(mod, addr, &why);
+	if (len) {
+		kunwind_mod_text(mod, false, &text[0].start, &text[0].end);
+		kunwind_mod_text(mod, true, &text[1].start, &text[1].end);
+		text[1].init = true;
+		reg = kunwind_register_table(mod->name, mod, (const void *)addr,
+					     len, 0, text, with_init ? 2 : 1);
+	} else {
+		pr_warn("%s: table refused: %s\n", mod->name, why);
+		reg = ERR_PTR(-EINVAL);
 	}
-	kunwind_mod_text(mod, false, &text[0].start, &text[0].end);
-	kunwind_mod_text(mod, true, &text[1].start, &text[1].end);
-	text[1].init = true;
-	kunwind_register_table(mod->name, mod, (const void *)addr, size, 0,
-			       text, ARRAY_SIZE(text));
+	if (reg == ERR_PTR(-EINVAL)) {
+		mutex_lock(&kunwind_regs_lock);
+		note_set(mod, KUNWIND_NOTE_REFUSED);
+		mutex_unlock(&kunwind_regs_lock);
+	}
+	return !IS_ERR(reg);
+}
+
+/* At LIVE: was mod's COMING missed?  Forgets it. */
+static bool note_take_missed(struct module *mod)
+{
+	struct kunwind_mod_note *n;
+	bool missed = false;
+
+	mutex_lock(&kunwind_regs_lock);
+	n = note_find(mod);
+	if (n && n->kind == KUNWIND_NOTE_MISSED) {
+		missed = true;
+		note_drop(mod);
+	}
+	mutex_unlock(&kunwind_regs_lock);
+	return missed;
 }
 
 static int kunwind_module_notify(struct notifier_block *nb,
@@ -374,14 +651,24 @@ static int kunwind_module_notify(struct notifier_block *nb,
 
 	switch (action) {
 	case MODULE_STATE_COMING:
-		kunwind_module_coming(mod);
+		/* A note, if any, is of a module that was here before it. */
+		mutex_lock(&kunwind_regs_lock);
+		note_drop(mod);
+		mutex_unlock(&kunwind_regs_lock);
+		kunwind_module_add(mod, true);
 		break;
 	case MODULE_STATE_LIVE:
+		/* Init has run: its text is not worth registering now. */
+		if (note_take_missed(mod))
+			kunwind_module_add(mod, false);
 		reg = kunwind_module_reg(mod);
 		if (reg)
 			kunwind_reg_init_done(reg);
 		break;
 	case MODULE_STATE_GOING:
+		mutex_lock(&kunwind_regs_lock);
+		note_drop(mod);
+		mutex_unlock(&kunwind_regs_lock);
 		reg = kunwind_module_reg(mod);
 		if (reg)
 			kunwind_unregister_table(reg);
@@ -400,6 +687,66 @@ static struct notifier_block kunwind_module_nb = {
 	.notifier_call = kunwind_module_notify,
 	.priority = 1,
 };
+
+/*
+ * Modules loaded before kunwind.ko, which no notification told about.
+ * Called once the notifier is registered, so every notification from
+ * then on reaches kunwind; it goes through the kernel's module list
+ * (kunwind_sym.modules under *kunwind_sym.module_mutex, neither exported)
+ * and, per module, under kunwind_regs_lock, so that no notification about
+ * the module is handled between the look at its state and what is
+ * decided from it:
+ *   LIVE     pinned (try_module_get()) and registered after the list is
+ *            left, with its core text: init is over.  Not under
+ *            module_mutex, which every module load waits for, nor under
+ *            kunwind_regs_lock, which registration takes.  Skipped if
+ *            registered or refused already (its notifications reached
+ *            kunwind after all).
+ *   COMING   in its init.  Its COMING notification may have passed
+ *            before the notifier was registered: noted, and registered
+ *            at its LIVE notification unless its COMING one comes first.
+ *            Not pinned: a failed init frees a module whatever references
+ *            it has (after the GOING notification, which drops the note).
+ *   UNFORMED its COMING notification is ahead.
+ *   GOING    nothing to register.
+ * The table is found by its section (module_table_addr()): after init the
+ * symbol __kunwind_table is gone unless CONFIG_KALLSYMS_ALL.
+ */
+static void kunwind_modules_before(void)
+{
+	struct list_head *modules = kunwind_sym.modules;
+	struct module *mod, **live;
+	unsigned int i, nr = 0, max = 0, added = 0;
+
+	if (!modules || !kunwind_sym.module_mutex)
+		return;	/* kunwind_symbols_init() said so */
+	mutex_lock(kunwind_sym.module_mutex);
+	list_for_each_entry(mod, modules, list)
+		max++;
+	live = kmalloc_array(max, sizeof(*live), GFP_KERNEL);
+	list_for_each_entry(mod, modules, list) {
+		mutex_lock(&kunwind_regs_lock);
+		if (kunwind_module_reg_locked(mod) || note_find(mod)) {
+			/* known */
+		} else if (READ_ONCE(mod->state) == MODULE_STATE_LIVE) {
+			if (live && nr < max && try_module_get(mod))
+				live[nr++] = mod;
+		} else if (READ_ONCE(mod->state) == MODULE_STATE_COMING) {
+			note_set(mod, KUNWIND_NOTE_MISSED);
+		}
+		mutex_unlock(&kunwind_regs_lock);
+	}
+	mutex_unlock(kunwind_sym.module_mutex);
+
+	for (i = 0; i < nr; i++) {
+		added += kunwind_module_add(live[i], false);
+		module_put(live[i]);
+	}
+	kfree(live);
+	if (added)
+		pr_info("registered %u table%s of modules loaded before kunwind.ko\n",
+			added, added == 1 ? "" : "s");
+}
 
 /* ---- vmlinux ------------------------------------------------------- */
 
@@ -461,6 +808,7 @@ int kunwind_vmlinux_register(void)
 
 void kunwind_registry_show(struct seq_file *m)
 {
+	const struct kunwind_live *l;
 	const struct kunwind_seg *seg;
 	struct kunwind_reg *reg;
 	unsigned int i;
@@ -470,14 +818,17 @@ void kunwind_registry_show(struct seq_file *m)
 		seq_printf(m, "%s bytes=%u rules=%u segments=%u bias=0x%lx\n",
 			   reg->name, reg->table->size, reg->table->nr_rules,
 			   reg->nr_segs, reg->bias);
-		seg = kunwind_segs(reg->table);
-		for (i = 0; i < reg->nr_segs; i++)
+		for (i = 0; i < reg->nr_segs; i++) {
+			seg = kunwind_segs(reg->table) + reg->segs[i].idx;
 			seq_printf(m, "  %-20s 0x%lx size=0x%x rows=%u %s\n",
-				   kunwind_seg_name(reg->table, &seg[i]),
-				   reg->segs[i].start, seg[i].size,
-				   seg[i].nr_rows,
+				   kunwind_seg_name(reg->table, seg),
+				   reg->segs[i].start, seg->size, seg->nr_rows,
 				   seg_state_str[reg->segs[i].state]);
+		}
 	}
+	l = rcu_dereference_protected(kunwind_live,
+				      lockdep_is_held(&kunwind_regs_lock));
+	seq_printf(m, "looked-up segments: %u\n", l ? l->nr : 0);
 	mutex_unlock(&kunwind_regs_lock);
 }
 
@@ -490,25 +841,39 @@ int kunwind_registry_init(void)
 	kunwind_vmlinux_register();
 #ifdef MODULE
 	/* kunwind.ko's own table: its COMING has passed, so by hand. */
-	kunwind_module_coming(THIS_MODULE);
+	kunwind_module_add(THIS_MODULE, true);
 #endif
+	/* First: from now on no module comes or goes unnoticed. */
 	err = register_module_notifier(&kunwind_module_nb);
-	if (err)
+	if (err) {
 		kunwind_registry_exit();
-	return err;
+		return err;
+	}
+	kunwind_modules_before();
+	return 0;
 }
 
 void kunwind_registry_exit(void)
 {
+	struct kunwind_mod_note *n, *ntmp;
 	struct kunwind_reg *reg, *tmp;
+	struct kunwind_live *l;
 	LIST_HEAD(gone);
 
 	unregister_module_notifier(&kunwind_module_nb);
 	mutex_lock(&kunwind_regs_lock);
 	kunwind_vmlinux_reg = NULL;
-	/* Empties the RCU list, waits for its readers, then moves it. */
-	list_splice_init_rcu(&kunwind_regs, &gone, synchronize_rcu);
+	list_splice_init(&kunwind_regs, &gone);
+	l = rcu_replace_pointer(kunwind_live, NULL,
+				lockdep_is_held(&kunwind_regs_lock));
+	list_for_each_entry_safe(n, ntmp, &kunwind_mod_notes, list) {
+		list_del(&n->list);
+		kfree(n);
+	}
 	mutex_unlock(&kunwind_regs_lock);
+	/* No lookup uses the array or a registration after this. */
+	synchronize_rcu();
+	kvfree(l);
 	list_for_each_entry_safe(reg, tmp, &gone, list)
 		kfree(reg);
 }
