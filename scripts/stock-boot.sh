@@ -62,18 +62,28 @@ done
 	die "usage: $0 [--no-boot|--release] [--timeout S] KVER (6.1, 6.12, a release)"
 kver=$1
 
-# Newest release of series $1 (6.1, 6.12) with an image in $bootdir.
-# No grep in a pipe: with nothing installed the function must print
-# nothing and succeed (set -e, pipefail), so that apt_release runs.
+# Newest release of series $1 (6.1, 6.12) with an image in $bootdir and
+# headers installed or offered by apt (a machine image may hold a kernel
+# whose headers the archive has dropped since).  No grep in a pipe: with
+# nothing installed the function must print nothing and succeed (set -e,
+# pipefail), so that apt_release runs.
 installed_release() {
-	local v
+	local v r found=
 	for v in "$bootdir"/vmlinuz-"$1".*-amd64; do
 		[ -f "$v" ] || continue
 		case "$v" in
 		*-cloud-amd64 | *-rt-amd64) continue ;;
 		esac
 		echo "${v#"$bootdir"/vmlinuz-}"
-	done | sort -V | tail -n1
+	done | sort -rV | while read -r r; do
+		# No break: sort must never write into a closed pipe.
+		[ -z "${found:-}" ] || continue
+		if [ -f "/usr/src/linux-headers-$r/Makefile" ] ||
+		   apt-cache show "linux-headers-$r" >/dev/null 2>&1; then
+			echo "$r"
+			found=1
+		fi
+	done
 }
 
 # Newest release of series $1 that apt offers (nothing if none).
