@@ -25,8 +25,9 @@
 #
 # KUNWIND_GEN=<path> uses that generator; by default <kunwind>/build/
 # kunwind-gen, (re)built here with the host compiler (and libelf-dev)
-# when out of date.  KUNWIND_DIR, if unset, becomes the tree this file is
-# in.
+# when out of date; in tree, <kernel output dir>/<where kunwind is>/build/
+# kunwind-gen, so that an O= build writes nothing into the source tree.
+# KUNWIND_DIR, if unset, becomes the tree this file is in.
 
 kunwind-dir := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 KUNWIND_DIR ?= $(kunwind-dir)
@@ -38,7 +39,20 @@ ccflags-y += -I$(kunwind-dir)/unwind/linux
 asflags-y += -I$(kunwind-dir)/unwind/linux
 
 ifeq ($(origin KUNWIND_GEN),undefined)
+ifneq ($(KBUILD_EXTMOD),)
+kunwind-gen-out := build
 KUNWIND_GEN := $(kunwind-dir)/build/kunwind-gen
+else
+# In tree: kunwind's place in the source tree, mirrored in the output tree
+# (a kunwind outside the source tree keeps its own build/).
+kunwind-gen-rel := $(patsubst $(abspath $(srctree))/%,%,$(kunwind-dir))
+ifneq ($(filter /%,$(kunwind-gen-rel)),)
+kunwind-gen-out := $(kunwind-dir)/build
+else
+kunwind-gen-out := $(abspath $(objtree)/$(kunwind-gen-rel)/build)
+endif
+KUNWIND_GEN := $(kunwind-gen-out)/kunwind-gen
+endif
 
 # Everything Kbuild passes down (MAKEFLAGS with its -rR and command-line
 # variables such as O= and M=, the exported CC and flags) is for the
@@ -50,7 +64,7 @@ quiet_cmd_kunwind_gen =
       cmd_kunwind_gen = mkdir -p $(dir $@) && \
 	flock $(dir $@) env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	$(MAKE) -C $(kunwind-dir) $(if $(filter 1,$(KBUILD_VERBOSE)),,-s) \
-		O=build CC="$(HOSTCC)" build/kunwind-gen
+		O=$(kunwind-gen-out) CC="$(HOSTCC)" $(kunwind-gen-out)/kunwind-gen
 
 $(KUNWIND_GEN): FORCE
 	$(call cmd,kunwind_gen)
