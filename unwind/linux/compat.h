@@ -218,17 +218,34 @@ static __always_inline bool kunwind_kernel_addr_ok(unsigned long addr)
  * Measured (bench/kernel-bench.sh, test kernel, TCG): kunwind/ORC ns per
  * frame 0.92-0.99 with copy_from_kernel_nofault(), 0.62-0.67 with this.
  */
+/*
+ * pagefault_disable()/enable(), always inlined: the kernel's are plain
+ * static inlines that GCC may emit out of line, in .text, where they
+ * could be traced or probed (tests/walkpath.test).
+ */
+static __always_inline void kunwind_pagefault_disable(void)
+{
+	current->pagefault_disabled++;
+	barrier();
+}
+
+static __always_inline void kunwind_pagefault_enable(void)
+{
+	barrier();
+	current->pagefault_disabled--;
+}
+
 static __always_inline bool kunwind_read_nofault(unsigned long addr,
 						 unsigned long *val)
 {
 	if (unlikely(!kunwind_kernel_addr_ok(addr)))
 		return false;
-	pagefault_disable();
+	kunwind_pagefault_disable();
 	__get_kernel_nofault(val, (unsigned long *)addr, unsigned long, fault);
-	pagefault_enable();
+	kunwind_pagefault_enable();
 	return true;
 fault:
-	pagefault_enable();
+	kunwind_pagefault_enable();
 	return false;
 }
 
