@@ -54,7 +54,7 @@ case "$timeout" in
 esac
 
 qemu=${KUNWIND_QEMU:-qemu-system-x86_64}
-if [ -z "${KUNWIND_QEMU:-}" ]; then
+if [ -z "${KUNWIND_QEMU:-}" ] && ! command -v "$qemu" >/dev/null; then
 	apt_need qemu-system-x86 || die "could not install qemu-system-x86"
 fi
 command -v "$qemu" >/dev/null || die "no $qemu"
