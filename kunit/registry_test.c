@@ -13,9 +13,19 @@
  *   - the helper is loaded and unloaded again and again while a kthread
  *     on the other CPU walks from its code without pause;
  *   - a module whose table is corrupt is refused and still walked (ORC);
+ *   - kunwind_test_early.ko, loaded before kunwind.ko, is registered at
+ *     kunwind.ko's load and its frames are walked by its table;
+ *   - refusals: more than KUNWIND_MAX_SEGS segments, a module's table
+ *     outside its read-only memory, overlapping text;
+ *   - the lookup among many tables, as they come and go;
  *   - the walk counters and the debugfs files.
+ *
+ * Tables refused on purpose are named kt_refuse_*: their one console
+ * line each is expected (scripts/kunit-report.py).
  */
 #include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
@@ -159,7 +169,8 @@ static void registry_helper_exit_text_walked_then_table_gone(struct kunit *test)
 {
 	unsigned long text = kt_helper.probe[KT_SEC_TEXT].call_ip - 1;
 	unsigned long unlikely_ip = kt_helper.probe[KT_SEC_UNLIKELY].call_ip - 1;
-	unsigned long downs = kt_helper.downs, bias;
+	unsigned long downs = kt_helper.downs, start;
+	const struct kunwind_hdr *t;
 	struct kunwind_rule r;
 	int err;
 
@@ -172,29 +183,37 @@ static void registry_helper_exit_text_walked_then_table_gone(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kunwind_find_rule(text, &r));
 	KUNIT_EXPECT_FALSE(test, kunwind_find_rule(unlikely_ip, &r));
 	rcu_read_lock();
-	KUNIT_EXPECT_NULL(test, kunwind_find_table(text, &bias));
+	KUNIT_EXPECT_NULL(test, kunwind_registry_find(text, &t, &start));
 	rcu_read_unlock();
 }
 
 /* ---- unload while another CPU walks ---- */
 
 struct race {
-	unsigned long walks, with_table, without_table, bad, saves, short_saves;
+	unsigned long walks, with_table, without_table, by_orc, bad;
+	unsigned long saves, short_saves;
 	unsigned long bad_ip, bad_n, bad_flags;
 	int cpu;
 };
 
+static int race_worker(void *arg);
+
 /*
  * A walk whose first frame is the helper's .text function, past its ENDBR
  * (which no FDE covers) where the CFA is rsp + 8, with a fake return
- * address 0 on this stack: with the helper's table, two frames (the
- * second, ip 0, from the table); without it, one frame (the ORC fallback
- * knows nothing there either).  The zeros go on past any CFA of the
+ * address on this stack: race_worker(), code of this module, as the walk
+ * reports only frames that are code.  With the helper's table: at least
+ * two frames, the second the fake return address, reached by the table.
+ * Without it: one frame once the helper is gone (the ORC fallback knows
+ * nothing there either), or, while the loader still has the module
+ * without its table being registered (before COMING, after GOING), a
+ * step of the ORC fallback, flagged.  A step by a table to anywhere else
+ * is the failure this looks for.  Zeros follow, past any CFA of the
  * helper: an address reused by the next load gives the same shapes.
  */
 static noinline void race_walk(struct race *r, unsigned long fn)
 {
-	unsigned long fake[16] = { 0 };
+	unsigned long fake[16] = { (unsigned long)race_worker };
 	struct kunwind_walk w;
 	unsigned long ip1 = 1;
 	unsigned int n = 1, flags1 = 0;
@@ -210,10 +229,12 @@ static noinline void race_walk(struct race *r, unsigned long fn)
 	}
 	kunwind_walk_end(&w);
 	r->walks++;
-	if (n == 2 && ip1 == 0 && !(flags1 & KUNWIND_FRAME_ORC)) {
+	if (n >= 2 && ip1 == fake[0] && !(flags1 & KUNWIND_FRAME_ORC)) {
 		r->with_table++;
 	} else if (n == 1) {
 		r->without_table++;
+	} else if (flags1 & KUNWIND_FRAME_ORC) {
+		r->by_orc++;
 	} else {
 		if (!r->bad++) {
 			r->bad_ip = ip1;
@@ -278,11 +299,11 @@ static void registry_unload_while_walks_run_on_another_cpu(struct kunit *test)
 
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "insmod/rmmod failed in round %d: %d",
 			    i, err);
-	kunit_info(test, "%lu walks on CPU %d: %lu with the helper's table, %lu without\n",
-		   r->walks, r->cpu, r->with_table, r->without_table);
+	kunit_info(test, "%lu walks on CPU %d: %lu with the helper's table, %lu without, %lu by the ORC fallback\n",
+		   r->walks, r->cpu, r->with_table, r->without_table, r->by_orc);
 	KUNIT_EXPECT_EQ_MSG(test, r->bad, 0ul,
-			    "%lu walks neither shape, first: %lu frames, ip[1] %lx flags %lx",
-			    r->bad, r->bad_n, r->bad_ip, r->bad_flags);
+			    "%lu walks of no known shape, first: %lu frames, ip[1] %pS flags %lx",
+			    r->bad, r->bad_n, (void *)r->bad_ip, r->bad_flags);
 	KUNIT_EXPECT_GT(test, r->with_table, 0ul);
 	KUNIT_EXPECT_GT(test, r->without_table, 0ul);
 	KUNIT_EXPECT_EQ_MSG(test, r->short_saves, 0ul,
@@ -316,6 +337,390 @@ static void registry_bad_table_refused_module_still_walked(struct kunit *test)
 	err = kt_rmmod(BADTABLE);
 	KUNIT_EXPECT_EQ(test, err, 0);
 	KUNIT_EXPECT_EQ(test, kt_helper.ups, kt_helper.downs);
+}
+
+/* ---- a module loaded before kunwind.ko ---- */
+
+/* The module named name, from the kernel's list (not exported). */
+static struct module *find_module_named(struct kunit *test, const char *name)
+{
+	struct module *mod, *found = NULL;
+
+	KUNIT_ASSERT_TRUE_MSG(test, kunwind_sym.modules && kunwind_sym.module_mutex,
+			      "the module list was not resolved (CONFIG_KALLSYMS_ALL?)");
+	mutex_lock(kunwind_sym.module_mutex);
+	list_for_each_entry(mod, kunwind_sym.modules, list)
+		if (!strcmp(mod->name, name))
+			found = mod;
+	mutex_unlock(kunwind_sym.module_mutex);
+	return found;
+}
+
+static noinline long early_probe(void *arg)
+{
+	kt_kunwind_here(arg);
+	barrier();	/* no tail call: this frame must exist */
+	return 0;
+}
+
+/*
+ * scripts/kunit-run.sh loads kunwind_test_early.ko before kunwind.ko, so
+ * only kunwind.ko's look at the module list can have registered it.  The
+ * ORC fallback would give the same frames; the flags tell which made the
+ * steps out of the module's two frames: frame k + 1 is reached by the row
+ * of frame k.
+ */
+static void registry_module_loaded_before_kunwind_walked_by_its_table(struct kunit *test)
+{
+	struct kt_trace *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned long chain = (unsigned long)kt_early_chain;
+	struct kunwind_reg *reg;
+	struct module *mod;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	mod = find_module_named(test, "kunwind_test_early");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, mod, "kunwind_test_early.ko is not loaded");
+	reg = kunwind_module_reg(mod);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, reg,
+				  "kunwind_test_early.ko, loaded before kunwind.ko, has no registered table");
+	KUNIT_EXPECT_EQ(test, kunwind_reg_seg_state(reg, chain), KUNWIND_SEG_LIVE);
+
+	kt_early_chain(early_probe, t);
+	/* [0] early_probe, [1] kt_early_inner, [2] kt_early_chain, [3] here */
+	for (i = 0; i + 2 < t->n && !kt_ip_in(t->ip[i], "kt_early_inner"); i++)
+		;
+	if (i + 2 >= t->n) {
+		kt_print_trace(test, "kunwind", t);
+		KUNIT_FAIL(test, "no kt_early_inner frame followed by two more");
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, kt_ip_in(t->ip[i + 1], "kt_early_chain"));
+	KUNIT_EXPECT_TRUE(test, kt_ip_in(t->ip[i + 2],
+					 "registry_module_loaded_before_kunwind_walked_by_its_table"));
+	KUNIT_EXPECT_FALSE_MSG(test, t->flags[i + 1] & KUNWIND_FRAME_ORC,
+			       "the step out of kt_early_inner came from the ORC fallback");
+	KUNIT_EXPECT_FALSE_MSG(test, t->flags[i + 2] & KUNWIND_FRAME_ORC,
+			       "the step out of kt_early_chain came from the ORC fallback");
+	KUNIT_EXPECT_EQ(test, t->stop, KUNWIND_STOP_END);
+}
+
+/* ---- synthetic tables: refusals and lookups among many ---- */
+
+#define FAKE_SEG	256	/* bytes of each synthetic segment */
+
+/*
+ * Fake text: the addresses of a buffer of this test's, which no
+ * registered table covers, and which nobody runs; the tables only need
+ * distinct addresses.
+ */
+static unsigned long fake_text(struct kunit *test, size_t size)
+{
+	void *p = kunit_kzalloc(test, size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	return (unsigned long)p;
+}
+
+/* nr segments of size bytes, step bytes apart from base; CFA rsp + cfa. */
+static struct kunwind_hdr *fake_sized_table(struct kunit *test, unsigned long base,
+					    unsigned int nr, unsigned long step,
+					    u32 size, int cfa, size_t *len)
+{
+	struct kt_seg *segs = kunit_kcalloc(test, nr, sizeof(*segs), GFP_KERNEL);
+	struct kt_row *row = kunit_kzalloc(test, sizeof(*row), GFP_KERNEL);
+	struct kunwind_hdr *t;
+	unsigned int i;
+
+	KUNIT_ASSERT_TRUE(test, segs && row);
+	*row = (struct kt_row){ 0, size, kt_call(KUNWIND_REG_SP, cfa, 0) };
+	for (i = 0; i < nr; i++)
+		segs[i] = (struct kt_seg){ ".text", base + i * step, size, row, 1 };
+	t = kt_table_build(test, segs, nr, len);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	return t;
+}
+
+static struct kunwind_hdr *fake_table(struct kunit *test, unsigned long base,
+				      unsigned int nr, unsigned long step,
+				      int cfa, size_t *len)
+{
+	return fake_sized_table(test, base, nr, step, FAKE_SEG, cfa, len);
+}
+
+/*
+ * Registrations a test makes, unregistered when it ends, however it
+ * ends.  Made after the test's tables: KUnit releases in reverse order,
+ * so the tables are unregistered before they are freed.
+ */
+struct fake_regs {
+	struct kunwind_reg *reg[64];
+	unsigned int nr;
+};
+
+static void fake_regs_release(void *arg)
+{
+	struct fake_regs *f = arg;
+	unsigned int i;
+
+	for (i = 0; i < f->nr; i++)
+		if (!IS_ERR_OR_NULL(f->reg[i]))
+			kunwind_unregister_table(f->reg[i]);
+}
+
+static struct fake_regs *fake_regs(struct kunit *test)
+{
+	struct fake_regs *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fake_regs_release, f), 0);
+	return f;
+}
+
+/* Register t, whose text is [start, end); kept in f. */
+static struct kunwind_reg *fake_register(struct kunit *test, struct fake_regs *f,
+					 const char *name,
+					 const struct kunwind_hdr *t, size_t len,
+					 unsigned long start, unsigned long end)
+{
+	struct kunwind_text text = { start, end, false };
+	struct kunwind_reg *reg;
+
+	KUNIT_ASSERT_LT(test, f->nr, (unsigned int)ARRAY_SIZE(f->reg));
+	reg = kunwind_register_table(name, NULL, t, len, 0, &text, 1);
+	f->reg[f->nr++] = reg;
+	return reg;
+}
+
+static void expect_found(struct kunit *test, unsigned long ip,
+			 const struct kunwind_hdr *want_t, unsigned long want_start,
+			 int cfa)
+{
+	const struct kunwind_hdr *t = NULL;
+	const struct kunwind_seg *seg;
+	struct kunwind_rule r;
+	unsigned long start = 0;
+
+	rcu_read_lock();
+	seg = kunwind_registry_find(ip, &t, &start);
+	rcu_read_unlock();
+	KUNIT_EXPECT_TRUE_MSG(test, seg && t == want_t && start == want_start,
+			      "%lx: %s, start %lx (expected %lx)", ip,
+			      !seg ? "not found" : t == want_t ? "right table" :
+			      "another table", start, want_start);
+	KUNIT_EXPECT_TRUE_MSG(test, kunwind_find_rule(ip, &r) && r.cfa_off == cfa,
+			      "%lx: no rule, or CFA rsp + %d instead of rsp + %d",
+			      ip, r.cfa_off, cfa);
+}
+
+static void expect_not_found(struct kunit *test, unsigned long ip)
+{
+	const struct kunwind_hdr *t;
+	unsigned long start;
+	bool found;
+
+	rcu_read_lock();
+	found = kunwind_registry_find(ip, &t, &start);
+	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE_MSG(test, found, "%lx found", ip);
+}
+
+static void registry_table_over_segment_cap_refused(struct kunit *test)
+{
+	unsigned int nr = KUNWIND_MAX_SEGS + 1;
+	unsigned long base = fake_text(test, nr * FAKE_SEG);
+	struct kunwind_hdr *over, *at;
+	struct kunwind_reg *reg;
+	struct fake_regs *f;
+	size_t over_len, at_len;
+	unsigned int i;
+
+	over = fake_table(test, base, nr, FAKE_SEG, 8, &over_len);
+	at = fake_table(test, base, nr - 1, FAKE_SEG, 8, &at_len);
+	f = fake_regs(test);
+	KUNIT_ASSERT_EQ(test, kunwind_table_check(over, over_len), KUNWIND_OK);
+	reg = fake_register(test, f, "kt_refuse_cap", over, over_len, base,
+			    base + nr * FAKE_SEG);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+	expect_not_found(test, base);
+
+	/* At the cap: registered, every segment found. */
+	reg = fake_register(test, f, "kt_registry_cap", at, at_len, base,
+			    base + nr * FAKE_SEG);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(reg), "%d segments refused: %ld",
+			       KUNWIND_MAX_SEGS, PTR_ERR(reg));
+	for (i = 0; i < nr - 1; i++)
+		expect_found(test, base + i * FAKE_SEG + FAKE_SEG / 2, at,
+			     base + i * FAKE_SEG, 8);
+}
+
+/*
+ * The module path's extent check, on this module: kunwind_module_table_len()
+ * is what registers every module's table.
+ */
+static const struct kunwind_hdr kt_hdr_too_long __aligned(8) = {
+	.magic = KUNWIND_MAGIC, .version = KUNWIND_VERSION, .size = 1u << 30,
+};
+static struct kunwind_hdr kt_hdr_writable __aligned(8) = {
+	.magic = KUNWIND_MAGIC, .version = KUNWIND_VERSION,
+	.size = sizeof(struct kunwind_hdr),
+};
+
+static void registry_module_table_outside_read_only_memory_refused(struct kunit *test)
+{
+	const char *not_ro = "not in the module's read-only memory";
+	const char *past = "it extends past the module's read-only memory";
+	const struct kunwind_hdr *own = NULL, *early = NULL;
+	struct module *mod = THIS_MODULE;
+	const char *why = NULL;
+	unsigned long start;
+
+	rcu_read_lock();
+	kunwind_registry_find((unsigned long)kt_both_here, &own, &start);
+	kunwind_registry_find((unsigned long)kt_early_chain, &early, &start);
+	rcu_read_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, own);
+	/* This module's own table: whole, in its read-only data. */
+	KUNIT_EXPECT_EQ(test, kunwind_module_table_len(mod, (unsigned long)own, &why),
+			(unsigned long)own->size);
+
+	/* A header in read-only data whose size reaches past it. */
+	why = NULL;
+	KUNIT_EXPECT_EQ(test, kunwind_module_table_len(mod, (unsigned long)&kt_hdr_too_long,
+						       &why), 0ul);
+	KUNIT_EXPECT_STREQ(test, why ? why : "(none)", past);
+	/* The module's memory, but writable. */
+	why = NULL;
+	KUNIT_EXPECT_EQ(test, kunwind_module_table_len(mod, (unsigned long)&kt_hdr_writable,
+						       &why), 0ul);
+	KUNIT_EXPECT_STREQ(test, why ? why : "(none)", not_ro);
+	/* Another module's table. */
+	if (early) {
+		why = NULL;
+		KUNIT_EXPECT_EQ(test, kunwind_module_table_len(mod, (unsigned long)early,
+							       &why), 0ul);
+		KUNIT_EXPECT_STREQ(test, why ? why : "(none)", not_ro);
+	}
+	/* An extent that wraps around the address space. */
+	why = NULL;
+	KUNIT_EXPECT_EQ(test, kunwind_module_table_len(mod, ULONG_MAX - 7, &why), 0ul);
+	KUNIT_EXPECT_STREQ(test, why ? why : "(none)", not_ro);
+#ifdef for_each_mod_mem_type
+	/* A header sticking out of the end of the read-only data. */
+	{
+		const struct module_memory *ro = &mod->mem[MOD_RODATA];
+		unsigned long end = (unsigned long)ro->base + ro->size;
+
+		why = NULL;
+		KUNIT_EXPECT_EQ(test, kunwind_module_table_len(mod, end - 8, &why), 0ul);
+		KUNIT_EXPECT_STREQ(test, why ? why : "(none)", not_ro);
+	}
+#endif
+}
+
+static void registry_overlapping_text_refused(struct kunit *test)
+{
+	unsigned long base = fake_text(test, 4 * FAKE_SEG), end = base + 4 * FAKE_SEG;
+	unsigned long text = (unsigned long)kt_both_here;
+	struct kunwind_hdr *self, *a, *over, *touch, *real;
+	size_t self_len, a_len, over_len, touch_len, real_len;
+	struct kunwind_reg *reg;
+	struct fake_regs *f;
+
+	/* Two segments of one table sharing bytes. */
+	self = fake_table(test, base, 2, FAKE_SEG / 2, 8, &self_len);
+	/* a: [0, 256) and [512, 768) of the buffer */
+	a = fake_table(test, base, 2, 2 * FAKE_SEG, 16, &a_len);
+	/* over: [767, 1023), one byte of a's second segment */
+	over = fake_table(test, base + 3 * FAKE_SEG - 1, 1, FAKE_SEG, 24, &over_len);
+	/* touch: [256, 512), between a's two, touching both */
+	touch = fake_table(test, base + FAKE_SEG, 1, FAKE_SEG, 32, &touch_len);
+	/* real: this module's text */
+	real = fake_table(test, text, 1, FAKE_SEG, 40, &real_len);
+	f = fake_regs(test);
+
+	reg = fake_register(test, f, "kt_refuse_overlap_self", self, self_len, base, end);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+
+	reg = fake_register(test, f, "kt_registry_a", a, a_len, base, end);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(reg));
+	reg = fake_register(test, f, "kt_refuse_overlap", over, over_len, base, end);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+	reg = fake_register(test, f, "kt_registry_touch", touch, touch_len, base, end);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(reg));
+	expect_found(test, base + FAKE_SEG - 1, a, base, 16);
+	expect_found(test, base + FAKE_SEG, touch, base + FAKE_SEG, 32);
+	expect_found(test, base + 2 * FAKE_SEG - 1, touch, base + FAKE_SEG, 32);
+	expect_found(test, base + 2 * FAKE_SEG, a, base + 2 * FAKE_SEG, 16);
+	expect_not_found(test, base + 3 * FAKE_SEG);
+
+	reg = fake_register(test, f, "kt_refuse_overlap_text", real, real_len,
+			    text, text + FAKE_SEG);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+}
+
+/*
+ * 40 tables of 3 segments with gaps between them, registered out of
+ * address order, each with its own CFA, many to a 16 KiB block of the
+ * lookup's index; then every other one goes.  And one segment over
+ * several blocks, found at each block's edges.
+ */
+#define MANY	40
+#define BIG	(3 * 16384 + 1000)
+
+static void registry_find_picks_the_segment_among_many_tables(struct kunit *test)
+{
+	unsigned long span = 3 * 2 * FAKE_SEG;
+	unsigned long base = fake_text(test, MANY * span);
+	unsigned long big_base = fake_text(test, BIG), a;
+	struct kunwind_hdr *t[MANY], *big;
+	size_t len[MANY], big_len;
+	struct fake_regs *f;
+	unsigned int k, j, n;
+
+	for (k = 0; k < MANY; k++)
+		t[k] = fake_table(test, base + k * span, 3, 2 * FAKE_SEG,
+				  8 * (k + 1), &len[k]);
+	big = fake_sized_table(test, big_base, 1, 0, BIG, 1000, &big_len);
+	f = fake_regs(test);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fake_register(test, f, "kt_registry_big", big,
+						      big_len, big_base, big_base + BIG)));
+	for (a = ALIGN(big_base + 1, 16384); a < big_base + BIG; a += 16384) {
+		expect_found(test, a - 1, big, big_base, 1000);
+		expect_found(test, a, big, big_base, 1000);
+	}
+	expect_found(test, big_base, big, big_base, 1000);
+	expect_found(test, big_base + BIG - 1, big, big_base, 1000);
+	expect_not_found(test, big_base + BIG);
+	for (n = 0; n < MANY; n++) {
+		k = n * 17 % MANY;	/* 17 and 40 coprime: each once */
+		KUNIT_ASSERT_FALSE(test, IS_ERR(fake_register(test, f, "kt_registry_many",
+					t[k], len[k], base, base + MANY * span)));
+	}
+	KUNIT_ASSERT_EQ(test, f->nr, (unsigned int)MANY + 1);
+	for (k = 0; k < MANY; k++) {
+		for (j = 0; j < 3; j++) {
+			unsigned long s = base + k * span + j * 2 * FAKE_SEG;
+
+			expect_found(test, s, t[k], s, 8 * (k + 1));
+			expect_found(test, s + FAKE_SEG - 1, t[k], s, 8 * (k + 1));
+			expect_not_found(test, s + FAKE_SEG);	/* the gap */
+		}
+	}
+	expect_not_found(test, base - 1);
+
+	/* Every other table goes; the rest stay found. */
+	for (n = 0; n < MANY; n += 2) {
+		k = n * 17 % MANY;
+		kunwind_unregister_table(f->reg[n + 1]);
+		f->reg[n + 1] = NULL;
+		expect_not_found(test, base + k * span);
+	}
+	for (n = 1; n < MANY; n += 2) {
+		k = n * 17 % MANY;
+		expect_found(test, base + k * span + 4 * FAKE_SEG + 1, t[k],
+			     base + k * span + 4 * FAKE_SEG, 8 * (k + 1));
+	}
 }
 
 /* ---- counters and debugfs ---- */
@@ -443,6 +848,7 @@ static void registry_debugfs_tables_lists_registrations(struct kunit *test)
 				  "vmlinux missing in:\n%s", buf);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, ".text"));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "live"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "looked-up segments: "));
 	KUNIT_EXPECT_NULL_MSG(test, strstr(buf, HELPER),
 			      "the unloaded helper is still listed:\n%s", buf);
 	KUNIT_EXPECT_NULL(test, strstr(buf, BADTABLE));
@@ -457,6 +863,11 @@ static struct kunit_case registry_test_cases[] = {
 	KUNIT_CASE(registry_helper_exit_text_walked_then_table_gone),
 	KUNIT_CASE_SLOW(registry_unload_while_walks_run_on_another_cpu),
 	KUNIT_CASE(registry_bad_table_refused_module_still_walked),
+	KUNIT_CASE(registry_module_loaded_before_kunwind_walked_by_its_table),
+	KUNIT_CASE(registry_table_over_segment_cap_refused),
+	KUNIT_CASE(registry_module_table_outside_read_only_memory_refused),
+	KUNIT_CASE(registry_overlapping_text_refused),
+	KUNIT_CASE(registry_find_picks_the_segment_among_many_tables),
 	KUNIT_CASE(registry_stats_count_walks_and_stop_reasons),
 	KUNIT_CASE(registry_debugfs_tables_lists_registrations),
 	{}
