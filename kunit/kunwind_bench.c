@@ -16,14 +16,21 @@
  *   kunwind-bench: depth D frames F kunwind N ns/frame orc M ns/frame
  *   kunwind-bench: ratio kunwind/orc=<x> frames=<total> ...
  *
- * and stays loaded, doing nothing more.
+ * Then the registry's cost as tables are added (table_bench()): the
+ * lookup of a module frame with 1 and with 200 registered tables,
+ *
+ *   kunwind-bench: tables=200/1 ratio=<x> ...
+ *
+ * and the module stays loaded, doing nothing more.
  */
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/stacktrace.h>
-#include "unwind/linux/kunwind_api.h"
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include "unwind/linux/internal.h"
 
 static unsigned int rounds = 100;
 module_param(rounds, uint, 0444);
@@ -112,6 +119,237 @@ static u64 milli(u64 a, u64 b)
 	return b ? div64_u64(a * 1000, b) : 0;
 }
 
+/* ---- the registry with 1 and with 200 tables ---- */
+
+/*
+ * The measured table is a copy of this module's own table (real rows of
+ * real code), relocated to fake text; 199 more copies, each at fake text
+ * of its own, are the other tables.  The fake text is the address range
+ * of a vmalloc() area, which no table covers and nobody runs, with a
+ * page between two copies as module text has (vmalloc's guard page after
+ * each module's text allocation).  A lookup
+ * is kunwind_find_rule() of NR_IPS addresses of this module's functions,
+ * translated into the measured copy.
+ *
+ * Timing: the registrations of 199 tables cannot alternate with every
+ * batch, so three phases, each of rounds batches: the measured table
+ * alone (A), registered last after the 199 (B), alone again (A', after
+ * the 199 are unregistered).  Against the host's speed drifting between
+ * phases, each round also times a reference batch that does not depend on
+ * the registry, the same rows found by kunwind_seg_rule() in the known
+ * segment, and keeps the round's ratio lookup/reference.  Reported:
+ * median(B) / median(A and A'), and the medians (lookup/reference)
+ * themselves.
+ */
+#define TABLES		200
+#define NR_IPS		8
+
+struct table_bench {
+	const struct kunwind_hdr *copy[TABLES];
+	struct kunwind_reg *reg[TABLES];
+	unsigned long span;			/* fake text per copy */
+	void *fake;				/* TABLES * span of addresses */
+	const struct kunwind_seg *seg;		/* measured copy, the ips' segment */
+	unsigned long ip[NR_IPS];		/* in the measured copy */
+	u32 off[NR_IPS];			/* in seg */
+	u32 *ratio[3];				/* per phase, per round, x 1000 */
+	long sink;
+};
+
+static noinline u64 timed_lookups(struct table_bench *tb, bool reference)
+{
+	const struct kunwind_hdr *t = tb->copy[TABLES - 1];
+	struct kunwind_rule r;
+	unsigned long flags;
+	unsigned int i, k;
+	u64 t0, ns;
+
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	for (i = 0; i < batch; i++) {
+		for (k = 0; k < NR_IPS; k++) {
+			if (reference)
+				r = *kunwind_seg_rule(t, tb->seg, tb->off[k]);
+			else
+				kunwind_find_rule(tb->ip[k], &r);
+			tb->sink += r.cfa_off;
+		}
+	}
+	ns = ktime_get_ns() - t0;
+	local_irq_restore(flags);
+	return ns;
+}
+
+/* One phase: `rounds` rounds; which batch goes first alternates. */
+static void table_phase(struct table_bench *tb, u32 *ratio, u64 *ns)
+{
+	unsigned int r;
+
+	for (r = 0; r < rounds; r++) {
+		u64 t[2];
+
+		if (r & 1) {
+			t[1] = timed_lookups(tb, true);
+			t[0] = timed_lookups(tb, false);
+		} else {
+			t[0] = timed_lookups(tb, false);
+			t[1] = timed_lookups(tb, true);
+		}
+		ratio[r] = t[1] ? div64_u64(t[0] * 1000, t[1]) : 0;
+		*ns += t[0];
+	}
+	sort(ratio, rounds, sizeof(*ratio), cmp_u32, NULL);
+}
+
+static bool table_register(struct table_bench *tb, unsigned int c)
+{
+	struct kunwind_text text = {
+		.start = (unsigned long)tb->fake + c * tb->span,
+		.end = (unsigned long)tb->fake + (c + 1) * tb->span,
+	};
+
+	tb->reg[c] = kunwind_register_table("kunwind_bench_copy", NULL,
+					    tb->copy[c], tb->copy[c]->size, 0,
+					    &text, 1);
+	if (IS_ERR(tb->reg[c])) {
+		pr_info("kunwind-bench: copy %u refused: %ld\n", c,
+			PTR_ERR(tb->reg[c]));
+		tb->reg[c] = NULL;
+		return false;
+	}
+	return true;
+}
+
+static void table_unregister(struct table_bench *tb, unsigned int c)
+{
+	if (tb->reg[c])
+		kunwind_unregister_table(tb->reg[c]);
+	tb->reg[c] = NULL;
+}
+
+/*
+ * Copy this module's table TABLES times, each copy's segments packed one
+ * after the other from its own fake text; find the ips' segment.
+ */
+static bool table_copies(struct table_bench *tb)
+{
+	static const void *const fns[NR_IPS] = {
+		bench_here, timed_batch, bench_at_depth, cmp_u32, milli,
+		timed_lookups, table_phase, table_register,
+	};
+	const struct kunwind_hdr *own;
+	const struct kunwind_seg *seg, *s;
+	unsigned long start, off, base;
+	unsigned int c, i, idx;
+
+	rcu_read_lock();
+	seg = kunwind_registry_find((unsigned long)bench_here, &own, &start);
+	rcu_read_unlock();
+	if (!seg)
+		return false;
+	/* This module's table stays registered: fine to read. */
+	idx = seg - kunwind_segs(own);
+	for (i = 0, off = 0; i < own->nr_segs; i++)
+		off += ALIGN(kunwind_segs(own)[i].size, 64);
+	tb->span = PAGE_ALIGN(off) + PAGE_SIZE;
+	tb->fake = vmalloc(TABLES * tb->span);
+	if (!tb->fake)
+		return false;
+	for (c = 0; c < TABLES; c++) {
+		struct kunwind_hdr *t = kmemdup(own, own->size, GFP_KERNEL);
+
+		if (!t)
+			return false;
+		base = (unsigned long)tb->fake + c * tb->span;
+		for (i = 0, off = 0; i < t->nr_segs; i++) {
+			struct kunwind_seg *cs = (struct kunwind_seg *)kunwind_segs(t) + i;
+
+			cs->base = base + off;
+			off += ALIGN(cs->size, 64);
+		}
+		tb->copy[c] = t;
+	}
+	tb->seg = kunwind_segs(tb->copy[TABLES - 1]) + idx;
+	for (i = 0; i < NR_IPS; i++) {
+		unsigned long ip = (unsigned long)fns[i];
+
+		s = NULL;
+		rcu_read_lock();
+		if (kunwind_registry_find(ip, &own, &start) == seg)
+			s = seg;
+		rcu_read_unlock();
+		if (!s)
+			return false;
+		tb->off[i] = ip - start;
+		tb->ip[i] = tb->seg->base + tb->off[i];
+	}
+	return true;
+}
+
+static void table_bench_free(struct table_bench *tb)
+{
+	unsigned int c;
+
+	for (c = 0; c < TABLES; c++) {
+		table_unregister(tb, c);
+		kfree(tb->copy[c]);
+	}
+	vfree(tb->fake);
+	for (c = 0; c < 3; c++)
+		kfree(tb->ratio[c]);
+	kfree(tb);
+}
+
+static void __init table_bench(void)
+{
+	struct table_bench *tb = kzalloc(sizeof(*tb), GFP_KERNEL);
+	u64 ns[3] = { 0, 0, 0 }, a, b, lookups;
+	unsigned int c, i;
+	u32 *both;
+
+	if (!tb)
+		return;
+	for (i = 0; i < 3; i++)
+		tb->ratio[i] = kcalloc(rounds, sizeof(u32), GFP_KERNEL);
+	if (!tb->ratio[0] || !tb->ratio[1] || !tb->ratio[2] ||
+	    !table_copies(tb) || !table_register(tb, TABLES - 1)) {
+		pr_info("kunwind-bench: tables: could not set up\n");
+		goto out;
+	}
+	table_phase(tb, tb->ratio[0], &ns[0]);
+
+	table_unregister(tb, TABLES - 1);
+	for (c = 0; c < TABLES; c++)
+		if (!table_register(tb, c))
+			goto out;
+	table_phase(tb, tb->ratio[1], &ns[1]);
+
+	for (c = 0; c < TABLES - 1; c++)
+		table_unregister(tb, c);
+	table_phase(tb, tb->ratio[2], &ns[2]);
+
+	/* A and A' together: the median of both phases' rounds. */
+	both = kcalloc(2 * rounds, sizeof(u32), GFP_KERNEL);
+	if (!both)
+		goto out;
+	memcpy(both, tb->ratio[0], rounds * sizeof(u32));
+	memcpy(both + rounds, tb->ratio[2], rounds * sizeof(u32));
+	sort(both, 2 * rounds, sizeof(u32), cmp_u32, NULL);
+	a = both[rounds];
+	kfree(both);
+	b = tb->ratio[1][rounds / 2];
+	lookups = (u64)rounds * batch * NR_IPS;
+	pr_info("kunwind-bench: tables=200/1 ratio=%llu.%03llu (kunwind_find_rule() of %u module frames; per round lookup/reference: 1 table %u.%03u, 200 tables %llu.%03llu, 1 table again %u.%03u; medians of %u rounds) ns/lookup 1 table %llu, 200 tables %llu, again %llu\n",
+		milli(b, a) / 1000, milli(b, a) % 1000, NR_IPS,
+		tb->ratio[0][rounds / 2] / 1000, tb->ratio[0][rounds / 2] % 1000,
+		b / 1000, b % 1000,
+		tb->ratio[2][rounds / 2] / 1000, tb->ratio[2][rounds / 2] % 1000,
+		rounds, div64_u64(ns[0], lookups), div64_u64(ns[1], lookups),
+		div64_u64(ns[2], lookups));
+out:
+	table_bench_free(tb);
+}
+
 static int __init kunwind_bench_init(void)
 {
 	static const int depths[] = { 4, 12, 28 };
@@ -155,6 +393,7 @@ static int __init kunwind_bench_init(void)
 	pr_info("kunwind-bench: ratio kunwind/orc=%llu.%03llu (median of %u rounds; of the totals %llu.%03llu) frames=%llu kunwind_ns=%llu orc_ns=%llu differing_depths=%u\n",
 		ratio / 1000, ratio % 1000, nr, total / 1000, total % 1000,
 		frames[0], ns[0], ns[1], differ);
+	table_bench();
 	return 0;
 }
 
