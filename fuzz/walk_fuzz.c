@@ -618,9 +618,8 @@ static void model_step(const struct walk_ctx *c, const struct kunwind_state *s,
 	 * A frame the rule yields is refused for where its sp lies: on no
 	 * usable stack, below sp on the same stack, or on a stack the walk
 	 * has left before (walk.c never returns to one); then, if it lies
-	 * well, for an ip text_ok() refuses.  Without text_ok() (it is
-	 * optional) any ip is reported, even the 0 of a trampoline that
-	 * could not be undone.
+	 * well, for an ip of 0 (with or without text_ok(): also the 0 of a
+	 * trampoline that could not be undone) or one text_ok() refuses.
 	 */
 	to = usable_stack(c, m->sp);
 	if (!to)
@@ -629,7 +628,7 @@ static void model_step(const struct walk_ctx *c, const struct kunwind_state *s,
 		m->stops = STOP(SP_DIRECTION);
 	else if (to->lo != s->stack_lo && c->seen[to - c->stk])
 		m->stops = STOP(SP_DIRECTION);
-	else if (!ctx_text_ok(c, m->ip))
+	else if (!m->ip || !ctx_text_ok(c, m->ip))
 		m->stops = STOP(BAD_RA);
 	else
 		m->stops = 0;	/* must succeed */
@@ -677,7 +676,7 @@ static void check_hooks(const struct walk_ctx *c, const struct kunwind_state *ol
 		fuzz_fail("step %u: return address %#lx (at %#lx) not given "
 			  "to ret_addr()", old->depth, m->ret_ip, m->ret_p);
 	if (c->nr_text_ok > 1 ||
-	    (c->nr_text_ok && (!m->framed || c->text_ip != m->ip)))
+	    (c->nr_text_ok && (!m->framed || c->text_ip != m->ip || !m->ip)))
 		fuzz_fail("step %u: %u text_ok() calls, the last for %#lx; "
 			  "expected one for %#lx", old->depth, c->nr_text_ok,
 			  c->text_ip, m->ip);

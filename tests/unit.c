@@ -539,6 +539,12 @@ static void test_bad_frames(void)
 	CHECK("walk_stops_at_unrecoverable_trampoline",
 	      s.stop == KUNWIND_STOP_BAD_RA && n == 1,
 	      "stop %s, %u frames", kunwind_stop_str(s.stop), n);
+	f.text_hi = 0;				/* text_ok() says yes to all */
+	s = walk(&f, 0x1010, STACK, 0, KUNWIND_FP_FALLBACK, ips, &n);
+	CHECK("walk_never_reports_ip_0_even_without_text_check",
+	      s.stop == KUNWIND_STOP_BAD_RA && n == 1,
+	      "stop %s, %u frames", kunwind_stop_str(s.stop), n);
+	f.text_hi = 0x2000;
 	/* interrupted at the trampoline's first instruction (just returned) */
 	memset(mem, 0, sizeof(mem));
 	f.tramp_p = STACK + 0x1c0 - 8;

@@ -263,7 +263,7 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsign
 		if (why)
 			return why;
 	}
-	if (s->ops->text_ok && !s->ops->text_ok(s->ctx, ip))
+	if (!ip || (s->ops->text_ok && !s->ops->text_ok(s->ctx, ip)))
 		return KUNWIND_STOP_BAD_RA;
 	s->ip = ip;
 	s->sp = sp;
