@@ -60,12 +60,12 @@ ratio=$(sed -n 's/.*kunwind-bench: ratio kunwind\/orc=\([0-9.]*\).*/\1/p' "$log"
 echo "bench: kernel ratio kunwind/orc=$ratio"
 
 # The registry: kunwind_find_rule() of frames of a module whose table was
-# registered last, with 199 other tables registered and without (phases
-# A, B, A'; each round against a registry-free reference; see
+# registered last, with 199 other tables registered and without, in
+# alternating phases, each round against a registry-free reference (see
 # kunit/kunwind_bench.c).
 tables=$(sed -n 's/.*kunwind-bench: tables=200\/1 ratio=\([0-9.]*\).*/\1/p' "$log")
 [ -n "$tables" ] || die "no tables=200/1 ratio in $log"
-sed -n 's/.*kunwind-bench: tables=200\/1 ratio=[0-9.]* (\(.*\))\(.*\)/bench: kernel tables \1\2/p' "$log"
+sed -n 's/.*kunwind-bench: tables=200\/1 ratio=[0-9.]* (\(.*\))$/bench: kernel tables: \1/p' "$log"
 echo "bench: kernel tables=200/1 ratio=$tables"
 
 # A section's size in bytes, by exact name, from readelf -SW (hex; mawk

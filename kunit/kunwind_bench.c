@@ -131,18 +131,20 @@ static u64 milli(u64 a, u64 b)
  * is kunwind_find_rule() of NR_IPS addresses of this module's functions,
  * translated into the measured copy.
  *
- * Timing: the registrations of 199 tables cannot alternate with every
- * batch, so three phases, each of rounds batches: the measured table
- * alone (A), registered last after the 199 (B), alone again (A', after
- * the 199 are unregistered).  Against the host's speed drifting between
- * phases, each round also times a reference batch that does not depend on
- * the registry, the same rows found by kunwind_seg_rule() in the known
- * segment, and keeps the round's ratio lookup/reference.  Reported:
- * median(B) / median(A and A'), and the medians (lookup/reference)
- * themselves.
+ * Timing: registering 199 tables cannot alternate with every batch, so
+ * phases of `rounds` rounds alternate: the measured table alone (A), and
+ * registered last after the 199 (B), A B A B A B A.  Against the host's
+ * speed drifting between phases, each round also times a reference batch
+ * that does not depend on the registry, the same rows found by
+ * kunwind_seg_rule() in the known segment, and keeps the round's ratio
+ * lookup/reference.  Under TCG a whole phase is now and then much slower
+ * for one of the two (seen: one phase of three 1.2 to 1.6 times the
+ * others, either kind), so several phases of each kind are pooled.
+ * Reported: median(B rounds) / median(A rounds), and each phase's median.
  */
 #define TABLES		200
 #define NR_IPS		8
+#define PHASES		7	/* A B A B A B A */
 
 struct table_bench {
 	const struct kunwind_hdr *copy[TABLES];
@@ -152,7 +154,7 @@ struct table_bench {
 	const struct kunwind_seg *seg;		/* measured copy, the ips' segment */
 	unsigned long ip[NR_IPS];		/* in the measured copy */
 	u32 off[NR_IPS];			/* in seg */
-	u32 *ratio[3];				/* per phase, per round, x 1000 */
+	u32 *ratio[PHASES];			/* per round, lookup/reference x 1000 */
 	long sink;
 };
 
@@ -181,7 +183,7 @@ static noinline u64 timed_lookups(struct table_bench *tb, bool reference)
 }
 
 /* One phase: `rounds` rounds; which batch goes first alternates. */
-static void table_phase(struct table_bench *tb, u32 *ratio, u64 *ns)
+static void table_phase(struct table_bench *tb, u32 *ratio)
 {
 	unsigned int r;
 
@@ -196,7 +198,6 @@ static void table_phase(struct table_bench *tb, u32 *ratio, u64 *ns)
 			t[1] = timed_lookups(tb, true);
 		}
 		ratio[r] = t[1] ? div64_u64(t[0] * 1000, t[1]) : 0;
-		*ns += t[0];
 	}
 	sort(ratio, rounds, sizeof(*ratio), cmp_u32, NULL);
 }
@@ -295,58 +296,65 @@ static void table_bench_free(struct table_bench *tb)
 		kfree(tb->copy[c]);
 	}
 	vfree(tb->fake);
-	for (c = 0; c < 3; c++)
+	for (c = 0; c < PHASES; c++)
 		kfree(tb->ratio[c]);
 	kfree(tb);
+}
+
+/* The median of the rounds of every other phase from first, x 1000. */
+static u32 pooled_median(struct table_bench *tb, unsigned int first, u32 *all)
+{
+	unsigned int p, n = 0;
+
+	for (p = first; p < PHASES; p += 2, n += rounds)
+		memcpy(all + n, tb->ratio[p], rounds * sizeof(u32));
+	sort(all, n, sizeof(u32), cmp_u32, NULL);
+	return all[n / 2];
 }
 
 static void __init table_bench(void)
 {
 	struct table_bench *tb = kzalloc(sizeof(*tb), GFP_KERNEL);
-	u64 ns[3] = { 0, 0, 0 }, a, b, lookups;
-	unsigned int c, i;
-	u32 *both;
+	char phases[PHASES * 8] = "", *end = phases;
+	unsigned int c, p;
+	u32 *all = NULL, a, b;
 
 	if (!tb)
 		return;
-	for (i = 0; i < 3; i++)
-		tb->ratio[i] = kcalloc(rounds, sizeof(u32), GFP_KERNEL);
-	if (!tb->ratio[0] || !tb->ratio[1] || !tb->ratio[2] ||
-	    !table_copies(tb) || !table_register(tb, TABLES - 1)) {
-		pr_info("kunwind-bench: tables: could not set up\n");
-		goto out;
+	for (p = 0; p < PHASES; p++) {
+		tb->ratio[p] = kcalloc(rounds, sizeof(u32), GFP_KERNEL);
+		if (!tb->ratio[p])
+			goto fail;
 	}
-	table_phase(tb, tb->ratio[0], &ns[0]);
-
-	table_unregister(tb, TABLES - 1);
-	for (c = 0; c < TABLES; c++)
-		if (!table_register(tb, c))
-			goto out;
-	table_phase(tb, tb->ratio[1], &ns[1]);
-
-	for (c = 0; c < TABLES - 1; c++)
-		table_unregister(tb, c);
-	table_phase(tb, tb->ratio[2], &ns[2]);
-
-	/* A and A' together: the median of both phases' rounds. */
-	both = kcalloc(2 * rounds, sizeof(u32), GFP_KERNEL);
-	if (!both)
-		goto out;
-	memcpy(both, tb->ratio[0], rounds * sizeof(u32));
-	memcpy(both + rounds, tb->ratio[2], rounds * sizeof(u32));
-	sort(both, 2 * rounds, sizeof(u32), cmp_u32, NULL);
-	a = both[rounds];
-	kfree(both);
-	b = tb->ratio[1][rounds / 2];
-	lookups = (u64)rounds * batch * NR_IPS;
-	pr_info("kunwind-bench: tables=200/1 ratio=%llu.%03llu (kunwind_find_rule() of %u module frames; per round lookup/reference: 1 table %u.%03u, 200 tables %llu.%03llu, 1 table again %u.%03u; medians of %u rounds) ns/lookup 1 table %llu, 200 tables %llu, again %llu\n",
+	all = kcalloc((PHASES + 1) / 2 * rounds, sizeof(u32), GFP_KERNEL);
+	if (!all || !table_copies(tb))
+		goto fail;
+	for (p = 0; p < PHASES; p++) {
+		if (p & 1) {	/* B: the 199, then the measured one, last */
+			for (c = 0; c < TABLES; c++)
+				if (!table_register(tb, c))
+					goto fail;
+		} else if (!table_register(tb, TABLES - 1)) {
+			goto fail;
+		}
+		table_phase(tb, tb->ratio[p]);
+		for (c = 0; c < TABLES; c++)
+			table_unregister(tb, c);
+		end += scnprintf(end, phases + sizeof(phases) - end, " %u.%03u",
+				 tb->ratio[p][rounds / 2] / 1000,
+				 tb->ratio[p][rounds / 2] % 1000);
+	}
+	a = pooled_median(tb, 0, all);
+	b = pooled_median(tb, 1, all);
+	pr_info("kunwind-bench: tables=200/1 ratio=%llu.%03llu (kunwind_find_rule() of %u frames of a module registered last, lookup/reference per round, medians: 1 table %u.%03u, 200 tables %u.%03u; per phase, A B A B A B A:%s; %u rounds of %u x %u lookups a phase)\n",
 		milli(b, a) / 1000, milli(b, a) % 1000, NR_IPS,
-		tb->ratio[0][rounds / 2] / 1000, tb->ratio[0][rounds / 2] % 1000,
-		b / 1000, b % 1000,
-		tb->ratio[2][rounds / 2] / 1000, tb->ratio[2][rounds / 2] % 1000,
-		rounds, div64_u64(ns[0], lookups), div64_u64(ns[1], lookups),
-		div64_u64(ns[2], lookups));
+		a / 1000, a % 1000, b / 1000, b % 1000, phases, rounds, batch,
+		NR_IPS);
+	goto out;
+fail:
+	pr_info("kunwind-bench: tables: could not set up\n");
 out:
+	kfree(all);
 	table_bench_free(tb);
 }
 

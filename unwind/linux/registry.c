@@ -79,9 +79,9 @@ struct kunwind_live_seg {
  * to 64 bytes per 16 KiB of text (16-byte slots, a power of two of them,
  * at most half full): 16 KiB on the test kernel (6 MiB of vmlinux text
  * and a few modules).  Measured (bench/kernel-bench.sh, TCG): the lookup
- * of a module's frame with 199 other tables registered costs 1.00-1.03
- * times what it costs alone; 1.22-1.25 with a binary search of all
- * segments instead of the index.
+ * of a module's frame with 199 other tables registered costs 0.99-1.07
+ * times what it costs alone (4 runs); 1.22-1.25 with a binary search of
+ * all segments instead of the index (3 runs).
  */
 #define KUNWIND_BLOCK_SHIFT	14
 #define KUNWIND_BLOCK_EMPTY	(~0UL)	/* no address has this block number */
