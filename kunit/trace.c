@@ -177,9 +177,10 @@ void kt_print_trace(struct kunit *test, const char *who,
 		   t->stop ? kunwind_stop_str(t->stop) : "",
 		   t->orc_error ? "ORC error" : "");
 	for (i = 0; i < t->n; i++)
-		kunit_info(test, "  %2u %lx %s%pS\n", i, t->ip[i],
+		kunit_info(test, "  %2u %lx %s%s%pS\n", i, t->ip[i],
 			   t->flags[i] & KUNWIND_FRAME_ORC ? "[orc] " :
 			   t->flags[i] & KUNWIND_FRAME_GUESS ? "[guess] " : "",
+			   t->flags[i] & KUNWIND_FRAME_RECOVERED ? "[recovered] " : "",
 			   (void *)t->ip[i]);
 }
 

@@ -34,6 +34,9 @@
 #    KUNWIND_ALLOWED (kunit-report.py), the corrupt table refused with
 #    exactly one message, graph-setup.sh done, QEMU and the init script
 #    clean (qemu-run.sh 0: the init reported "done status=0").
+# 5. Once more, degraded: kunwind.unavailable= takes the tracers' helpers
+#    away (as on an IBT kernel that sealed them) and only kunwind_tracer
+#    runs (kunit.filter_glob): lines "kunit_degraded_<suite>.<case>".
 #
 # Exit status 0 iff no line is "not ok".
 # Environment: KUNWIND_KUNIT_OUT (default build/kunit), KUNWIND_KUNIT_TIMEOUT
@@ -72,8 +75,11 @@ gen=$root/build/kunwind-gen
 
 # Mirror the sources; keep the build products of the last run (--delete
 # does not touch excluded files) so that an unchanged tree rebuilds nothing.
+# By content (--checksum), and a copied file gets the time of the copy,
+# not of its source (no -t): an object built from an older copy that is
+# newer than the source's edit must not look up to date.
 mkdir -p "$out/src"
-(cd "$root" && rsync -a --relative --delete \
+(cd "$root" && rsync -rlpD --checksum --relative --delete \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	--exclude='.*.cmd' --exclude='*.kunwind' --exclude='*.a' \
 	--exclude='modules.order' --exclude='Module.symvers' \
@@ -174,5 +180,27 @@ set -e
 t2=$(now)
 say "QEMU boot and tests in $(secs "$t1" "$t2") s, exit $qrc (console: $console)"
 
+rc=0
 python3 "$here/kunit-report.py" "$console" "$kunitpy" "$out" "$qrc" \
-	"$out/src/kunit" "$kdir/.config"
+	"$out/src/kunit" "$kdir/.config" || rc=1
+
+# The degraded boot: kunwind.ko told that the tracers' helpers cannot be
+# called (as where IBT sealed them); the tracer suite must then see ORC
+# step over every trampoline, counted.  mkinitramfs.sh's /init passes
+# the kunwind.* options to insmod, as modprobe would.
+unavailable="ftrace_graph_ret_addr rethook_find_ret_addr"
+degraded=$out/degraded
+mkdir -p "$degraded"
+set +e
+"$here/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
+	--initrd "$out/initramfs.cpio.gz" --timeout "$timeout" \
+	--append "kunit.enable=1 kunit.filter_glob=kunwind_tracer.* kunwind.unavailable=$(echo $unavailable | tr ' ' ,)" \
+	--log "$degraded/console.log" >/dev/null 2>"$degraded/qemu.err"
+qrc=$?
+set -e
+say "degraded boot (kunwind.unavailable=$unavailable): exit $qrc (console: $degraded/console.log)"
+KUNIT_REPORT_NAME=kunit_degraded KUNIT_REPORT_SUITES=kunwind_tracer \
+KUNIT_REPORT_UNAVAILABLE="$unavailable" \
+	python3 "$here/kunit-report.py" "$degraded/console.log" "$kunitpy" \
+	"$degraded" "$qrc" "$out/src/kunit" "$kdir/.config" || rc=1
+exit $rc

@@ -5,7 +5,9 @@
 #
 #	scripts/mkinitramfs.sh OUT.cpio.gz [FILE[:DEST]...]
 #
-# FILE ending in .ko	copied to /lib/modules/ and insmod'ed at boot, in the
+# FILE ending in .ko	copied to /lib/modules/ and insmod'ed at boot, with
+#			the MODULE.PARAM=VALUE options of the kernel command
+#			line (as modprobe would pass them), in the
 #			order given
 # FILE ending in .sh	(but test.sh) copied to /NAME and run with sh at
 #			its place in that order, between the insmods
@@ -98,8 +100,13 @@ for m in $(cat /lib/modules/order); do
 		[ "$rc" = 0 ] || status=$((status + 1))
 		;;
 	*)
-		echo "kunwind-init: insmod $m"
-		insmod "/lib/modules/$m" || {
+		# Options from the kernel command line, as modprobe
+		# gives them: "MODULE.PARAM=VALUE" words.
+		mod=$(echo "${m%.ko}" | tr - _)
+		opts=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^$mod\.//p")
+		echo "kunwind-init: insmod $m" $opts
+		# shellcheck disable=SC2086 # one word an option
+		insmod "/lib/modules/$m" $opts || {
 			echo "kunwind-init: insmod $m failed"
 			status=$((status + 1))
 		}
