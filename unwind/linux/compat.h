@@ -15,6 +15,12 @@
  *                             stack through the exported pcpu_hot, which
  *                             cpu_current_top_of_stack names) only
  *   ret_from_fork             >= 6.5 the switch target is ret_from_fork_asm
+ *   a module's sections       mod->sect_attrs (private layout, copied here;
+ *                             CONFIG_KALLSYMS && CONFIG_SYSFS)
+ *   a module's read-only mem  6.1: core_layout ro_size, >= 6.4: mem[MOD_TEXT]
+ *                             and mem[MOD_RODATA]
+ *   non-faulting loads        copy_from_kernel_nofault_allowed()'s checks,
+ *                             with the paging's virtual address width
  *   ORC fallback              CONFIG_UNWINDER_ORC only
  *
  * Versions are told apart by what the headers define, not by

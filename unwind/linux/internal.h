@@ -6,7 +6,8 @@
  *
  * Concurrency: lookups (kunwind_registry_find(), kunwind_find_rule(), every
  * walk) take no lock and may run in any context, NMI included; they pair
- * with the registry's list_add_rcu()/list_del_rcu() + synchronize_rcu().
+ * with the registry's rcu_assign_pointer() of its lookup structure and the
+ * synchronize_rcu()/kvfree_rcu() before the old one or a table goes away.
  * Registration and unregistration sleep.
  */
 #ifndef _KUNWIND_INTERNAL_H
