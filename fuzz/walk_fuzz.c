@@ -205,12 +205,17 @@ static const struct kunwind_rule *live_rule(const struct walk_ctx *c,
 	return kunwind_find(c->t, addr - c->bias);
 }
 
+/*
+ * text_ok(): the input's text range, if any, and the live segments, which
+ * text_ok() must accept (kunwind.h: the walker does not ask for an ip in
+ * the segment it is in, a segment being text).
+ */
 static bool ctx_text_ok(const struct walk_ctx *c, unsigned long ip)
 {
 	if (!(c->hooks & HOOK_TEXT_OK))
 		return true;
-	if (c->ok_len)
-		return ip - c->ok_lo < c->ok_len;
+	if (c->ok_len && ip - c->ok_lo < c->ok_len)
+		return true;
 	return live_rule(c, ip) != NULL;
 }
 
@@ -680,11 +685,20 @@ static void check_hooks(const struct walk_ctx *c, const struct kunwind_state *ol
 		fuzz_fail("step %u: %u text_ok() calls, the last for %#lx; "
 			  "expected one for %#lx", old->depth, c->nr_text_ok,
 			  c->text_ip, m->ip);
+	/*
+	 * Asked for a reported ip outside the segment the walk is in (the
+	 * one its lookups left in s), and only then.
+	 */
 	if ((c->hooks & HOOK_TEXT_OK) && ok &&
+	    s->ip - s->seg_lo >= s->seg_len &&
 	    (!c->nr_text_ok || !ctx_text_ok(c, s->ip)))
 		fuzz_fail("step %u: frame ip %#lx reported, text_ok() %s",
 			  old->depth, s->ip,
 			  c->nr_text_ok ? "says it is not text" : "not asked");
+	if (ok && c->nr_text_ok && s->ip - s->seg_lo < s->seg_len)
+		fuzz_fail("step %u: text_ok() asked for %#lx, in the walk's "
+			  "segment [%#lx, +%#lx)", old->depth, s->ip,
+			  s->seg_lo, s->seg_len);
 }
 
 static void check_step(struct walk_ctx *c, struct kunwind_state *s)

@@ -131,6 +131,8 @@ struct kunwind_ops {
 	/*
 	 * Optional.  Is ip code a frame can return to or be interrupted at?
 	 * If not, the walk stops (KUNWIND_STOP_BAD_RA) before reporting it.
+	 * Not asked for an ip in the segment the walk is in: a segment
+	 * find_seg() gives must be text.
 	 */
 	bool (*text_ok)(void *ctx, unsigned long ip);
 };

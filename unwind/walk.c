@@ -121,30 +121,52 @@ __kunwind_walk void kunwind_start(struct kunwind_state *s, const struct kunwind_
 }
 
 /*
- * Move the walk to the known stack holding sp.  A register frame or a
- * stack switch may change stacks (IRQ -> task); walking outwards, a walk
- * never returns to a stack it has left (ORC's visit mask), or two stacks
- * could send it back and forth until the depth limit.  Also for callers
- * that step frames themselves (the kernel's ORC fallback).
+ * May the walk move to the known stack holding sp, [*lo, *hi)?  A
+ * register frame or a stack switch may change stacks (IRQ -> task);
+ * walking outwards, a walk never returns to a stack it has left (ORC's
+ * visit mask), or two stacks could send it back and forth until the
+ * depth limit.
  */
-__kunwind_walk enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp)
+static __kunwind_walk enum kunwind_stop
+stack_change(const struct kunwind_state *s, unsigned long sp,
+	     unsigned long *lo, unsigned long *hi)
 {
-	unsigned long lo, hi;
 	unsigned int i;
 
-	if (!stack_of(s, sp, &lo, &hi) || sp - lo >= hi - lo)
+	if (!stack_of((struct kunwind_state *)s, sp, lo, hi) ||
+	    sp - *lo >= *hi - *lo)
 		return KUNWIND_STOP_BAD_READ;
-	if (lo == s->stack_lo)		/* not a change: it would step back */
+	if (*lo == s->stack_lo)		/* not a change: it would step back */
 		return KUNWIND_STOP_SP_DIRECTION;
 	for (i = 0; i < s->nr_left; i++)
-		if (s->left[i] == lo)
+		if (s->left[i] == *lo)
 			return KUNWIND_STOP_SP_DIRECTION;
 	if (s->nr_left == KUNWIND_MAX_STACKS)
 		return KUNWIND_STOP_DEPTH;
+	return KUNWIND_STOP_NONE;
+}
+
+static __kunwind_walk void enter(struct kunwind_state *s, unsigned long lo,
+				 unsigned long hi)
+{
 	s->left[s->nr_left++] = s->stack_lo;
 	s->stack_lo = lo;
 	s->stack_hi = hi;
-	return KUNWIND_STOP_NONE;
+}
+
+/*
+ * Move the walk to the known stack holding sp, if it may (above).  For
+ * callers that change stacks themselves (the kernel's IRQ-stack return).
+ */
+__kunwind_walk enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s,
+						     unsigned long sp)
+{
+	unsigned long lo, hi;
+	enum kunwind_stop why = stack_change(s, sp, &lo, &hi);
+
+	if (!why)
+		enter(s, lo, hi);
+	return why;
 }
 
 /* The rule of addr: the last segment again, or the one ops->find_seg() gives. */
@@ -245,26 +267,37 @@ static __kunwind_walk __always_inline unsigned long ret_addr(struct kunwind_stat
 /*
  * Make (ip, sp, bp) the current frame.  The stack grows down, so a
  * caller's sp is above its callee's on the same stack, or on a stack the
- * walk enters now; and a frame is reported only if ip is code
- * (ops->text_ok), never a data word or 0.  Also for callers that step
- * frames by other means (the kernel's ORC step).
+ * walk may enter now.  And a frame is reported only if ip is code: never
+ * 0 (also the 0 of a trampoline ops->ret_addr could not undo), and
+ * ops->text_ok() must accept it unless it lies in the segment the walk is
+ * in (a table's segments are text: the loader, the kernel registry or the
+ * host's ELF reader placed them on text), which is where most return
+ * addresses lie, so most frames cost no call.  Nothing changes unless
+ * every check passes.  Also for callers that step frames by other means
+ * (the kernel's ORC step).
  */
-__kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
-				  unsigned long sp, unsigned long bp,
-				  bool exact)
+__kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
+						 unsigned long ip,
+						 unsigned long sp,
+						 unsigned long bp, bool exact)
 {
+	unsigned long lo = s->stack_lo, hi = s->stack_hi;
+	bool change = sp - lo >= hi - lo;
 	enum kunwind_stop why;
 
-	if (sp - s->stack_lo < s->stack_hi - s->stack_lo) {
+	if (!change) {
 		if (sp <= s->sp)
 			return KUNWIND_STOP_SP_DIRECTION;
 	} else {
-		why = kunwind_enter_stack(s, sp);
+		why = stack_change(s, sp, &lo, &hi);
 		if (why)
 			return why;
 	}
-	if (!ip || (s->ops->text_ok && !s->ops->text_ok(s->ctx, ip)))
+	if (!ip || (ip - s->seg_lo >= s->seg_len && s->ops->text_ok &&
+		    !s->ops->text_ok(s->ctx, ip)))
 		return KUNWIND_STOP_BAD_RA;
+	if (change)
+		enter(s, lo, hi);
 	s->ip = ip;
 	s->sp = sp;
 	s->bp = bp;

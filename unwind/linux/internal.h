@@ -149,6 +149,7 @@ struct kunwind_walk {
 	struct task_struct *task;
 	struct pt_regs *regs;		/* the registers a walk started from */
 	unsigned int frame_flags;	/* KUNWIND_FRAME_* of the current frame */
+	unsigned int nr_frames;		/* frames walked, the first included */
 	unsigned int nr_table, nr_orc;	/* steps by tables, by the fallback */
 	unsigned int nr_recovered;	/* return addresses undone from tracers */
 	int graph_idx;			/* ftrace_graph_ret_addr()'s cursor */

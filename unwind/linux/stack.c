@@ -267,7 +267,7 @@ static __kunwind_walk bool walk_fail(struct kunwind_walk *w,
 /* A walk that starts: its first frame counts. */
 static __kunwind_walk bool walk_first(struct kunwind_walk *w)
 {
-	kunwind_count(KUNWIND_CNT_FRAMES, 1);
+	w->nr_frames = 1;
 	return true;
 }
 
@@ -460,8 +460,7 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 			(w->nr_recovered != recovered ?
 			 KUNWIND_FRAME_RECOVERED : 0);
 		w->nr_table++;
-		kunwind_count(KUNWIND_CNT_TABLE, 1);
-		kunwind_count(KUNWIND_CNT_FRAMES, 1);
+		w->nr_frames++;
 		return true;
 	}
 	/*
@@ -487,7 +486,7 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
 			kunwind_count(KUNWIND_CNT_ORC_TRACER, 1);
 		}
-		kunwind_count(KUNWIND_CNT_FRAMES, 1);
+		w->nr_frames++;
 		return true;
 	case ORC_END:
 		s->stop = KUNWIND_STOP_END;
@@ -499,8 +498,11 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_next);
 
+/* The walk's counts go to the per-CPU counters once, at its end. */
 __kunwind_walk void kunwind_walk_end(struct kunwind_walk *w)
 {
+	kunwind_count(KUNWIND_CNT_FRAMES, w->nr_frames);
+	kunwind_count(KUNWIND_CNT_TABLE, w->nr_table);
 	kunwind_count(KUNWIND_CNT_STOP + w->s.stop, 1);
 	if (w->put_stack)
 		kunwind_sym.put_task_stack(w->task);
