@@ -165,6 +165,11 @@ static void hostile_read_nofault_refuses_what_the_kernel_refuses(struct kunit *t
 	kunit_info(test, "x86_virt_bits %u, SMAP %s\n",
 		   boot_cpu_data.x86_virt_bits,
 		   boot_cpu_has(X86_FEATURE_SMAP) ? "on" : "off");
+	/* What makes the checks bite: asserted, the QEMU run has both. */
+	KUNIT_EXPECT_TRUE_MSG(test, boot_cpu_has(X86_FEATURE_SMAP),
+			      "no SMAP: a user-address load would not oops here");
+	KUNIT_EXPECT_TRUE_MSG(test, pgtable_l5_enabled(),
+			      "no 5-level paging: canonical means 48 bits here");
 	for (i = 0; i < ARRAY_SIZE(addrs); i++) {
 		KUNIT_EXPECT_NE_MSG(test, copy_from_kernel_nofault(&val, (void *)addrs[i], sizeof(val)), 0,
 				    "copy_from_kernel_nofault() read address #%u", i);

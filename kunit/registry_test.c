@@ -23,6 +23,8 @@
  * Tables refused on purpose are named kt_refuse_*: their one console
  * line each is expected (scripts/kunit-report.py).
  */
+/* kunwind_mod_section(), as kunwind.ko builds it */
+#include "unwind/linux/compat.h"
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -373,7 +375,8 @@ static noinline long early_probe(void *arg)
 static void registry_module_loaded_before_kunwind_walked_by_its_table(struct kunit *test)
 {
 	struct kt_trace *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	unsigned long chain = (unsigned long)kt_early_chain;
+	unsigned long chain = (unsigned long)kt_early_chain, start;
+	const struct kunwind_hdr *hdr, *table;
 	struct kunwind_reg *reg;
 	struct module *mod;
 	unsigned int i;
@@ -385,6 +388,17 @@ static void registry_module_loaded_before_kunwind_walked_by_its_table(struct kun
 	KUNIT_ASSERT_NOT_NULL_MSG(test, reg,
 				  "kunwind_test_early.ko, loaded before kunwind.ko, has no registered table");
 	KUNIT_EXPECT_EQ(test, kunwind_reg_seg_state(reg, chain), KUNWIND_SEG_LIVE);
+	/*
+	 * Found through the module's own section list, which must give the
+	 * registered table (the symbol table would too, with KALLSYMS_ALL).
+	 */
+	rcu_read_lock();
+	table = kunwind_registry_find(chain, &hdr, &start) ? hdr : NULL;
+	rcu_read_unlock();
+	KUNIT_EXPECT_NOT_NULL(test, table);
+	KUNIT_EXPECT_EQ_MSG(test, kunwind_mod_section(mod, ".kunwind"),
+			    (unsigned long)table,
+			    "the .kunwind section in mod->sect_attrs is not the registered table");
 
 	kt_early_chain(early_probe, t);
 	/* [0] early_probe, [1] kt_early_inner, [2] kt_early_chain, [3] here */

@@ -63,25 +63,30 @@ static void expect_recovered(struct kunit *test, const char *what,
 			     unsigned long tramp, unsigned int want)
 {
 	unsigned int i, n = 0;
-	/* kunwind.unavailable= took the tracers' helpers away: ORC steps */
-	bool by_orc = !kunwind_sym.ftrace_graph_ret_addr ||
-		      !kunwind_sym.rethook_find_ret_addr;
 
 	kt_expect_same_trace(test, what, kun, orc, false);
 	for (i = 0; i < kun->n; i++) {
+		unsigned long slot = p->slot[i];
+		/* kunwind.unavailable= took this tracer's helper away */
+		bool by_orc = slot == kunwind_sym.return_to_handler ?
+			      !kunwind_sym.ftrace_graph_ret_addr :
+			      !kunwind_sym.rethook_find_ret_addr;
+
 		if (!(kun->flags[i] & KUNWIND_FRAME_RECOVERED))
 			continue;
 		n++;
-		if (by_orc)
-			continue;	/* either way: one tracer may be left */
-		KUNIT_EXPECT_FALSE_MSG(test, kun->flags[i] & KUNWIND_FRAME_ORC,
-				       "%s: frame %u (%pS) recovered by the ORC fallback",
-				       what, i, (void *)kun->ip[i]);
-		if (p && tramp)
+		KUNIT_EXPECT_EQ_MSG(test, !!(kun->flags[i] & KUNWIND_FRAME_ORC),
+				    by_orc,
+				    "%s: frame %u (%pS) undone %s, its tracer's helper %s",
+				    what, i, (void *)kun->ip[i],
+				    kun->flags[i] & KUNWIND_FRAME_ORC ?
+				    "by ORC" : "by kunwind",
+				    by_orc ? "missing" : "present");
+		if (tramp)
 			KUNIT_EXPECT_EQ_MSG(test, p->slot[i], tramp,
 					    "%s: frame %u's stack slot holds %pS, not the trampoline %pS",
 					    what, i, (void *)p->slot[i], (void *)tramp);
-		else if (p)
+		else
 			KUNIT_EXPECT_TRUE_MSG(test,
 					      p->slot[i] == kunwind_sym.return_to_handler ||
 					      p->slot[i] == kunwind_sym.rethook_trampoline,

@@ -43,7 +43,7 @@ typedef _Bool bool;
  * kprobe handler or an NMI, so in the kernel that code can be neither
  * traced (notrace; kunwind.ko is also built without -pg) nor probed: it
  * lies in .kprobes.text, the section kprobes refuses, for modules too.
- * tests/kunit.test checks that nothing in it calls code outside it.
+ * tests/walkpath.test checks that nothing in it calls code outside it.
  */
 #ifdef __KERNEL__
 #define __kunwind_walk	notrace __section(".kprobes.text")

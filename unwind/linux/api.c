@@ -16,19 +16,19 @@
 /* ---- walks --------------------------------------------------------- */
 
 /*
- * The callback runs inside the walk's rcu_read_lock() section: it must
- * not sleep.  Debug kernels check (a context switch of the walking task
- * during the callback).
+ * The callback runs inside the walk's RCU read-side section, with
+ * preemption disabled: it must not sleep.  Debug kernels check (a
+ * voluntary context switch of the walking task during the callback).
  */
 static __kunwind_walk bool call_fn(kunwind_consume_fn fn, void *cookie,
 				   const struct kunwind_frame *f)
 {
 #ifdef CONFIG_DEBUG_ATOMIC_SLEEP
-	unsigned long switches = current->nvcsw + current->nivcsw;
+	unsigned long switches = current->nvcsw;
 	bool go_on = fn(cookie, f);
 
-	KUNWIND_WARN_ONCE(current->nvcsw + current->nivcsw != switches,
-			  "kunwind_walk() callback %ps slept: it runs under rcu_read_lock()",
+	KUNWIND_WARN_ONCE(current->nvcsw != switches,
+			  "kunwind_walk() callback %ps slept: it may not",
 			  fn);
 	return go_on;
 #else
@@ -116,13 +116,10 @@ __kunwind_walk noinline unsigned int kunwind_save(unsigned long *store, unsigned
 {
 	struct save_args a = { store, size, skip, 0 };
 	struct kunwind_walk w;
-	unsigned long ip, sp, bp;
 
 	if (!size)
 		return 0;
-	kunwind_caller_frame(ip, sp, bp);
-	walk_frames(&w, kunwind_walk_start(&w, current, ip, sp, bp, true),
-		    save_frame, &a);
+	walk_frames(&w, start_walk(&w, NULL, NULL), save_frame, &a);
 	return a.len;
 }
 EXPORT_SYMBOL_GPL(kunwind_save);
@@ -149,18 +146,10 @@ __kunwind_walk noinline unsigned int kunwind_save_tsk(struct task_struct *task,
 {
 	struct save_args a = { store, size, skip, 0, true };
 	struct kunwind_walk w;
-	unsigned long ip, sp, bp;
-	bool first;
 
 	if (!size)
 		return 0;
-	if (!task || task == current) {
-		kunwind_caller_frame(ip, sp, bp);
-		first = kunwind_walk_start(&w, current, ip, sp, bp, true);
-	} else {
-		first = kunwind_walk_start_task(&w, task);
-	}
-	walk_frames(&w, first, save_frame, &a);
+	walk_frames(&w, start_walk(&w, task, NULL), save_frame, &a);
 	return a.len;
 }
 EXPORT_SYMBOL_GPL(kunwind_save_tsk);
@@ -244,10 +233,7 @@ EXPORT_SYMBOL_GPL(kunwind_show_stack);
 __kunwind_walk noinline void kunwind_dump_stack(void)
 {
 	struct kunwind_walk w;
-	unsigned long ip, sp, bp;
 
-	kunwind_caller_frame(ip, sp, bp);
-	show_walk(&w, kunwind_walk_start(&w, current, ip, sp, bp, true),
-		  KERN_DEFAULT);
+	show_walk(&w, start_walk(&w, NULL, NULL), KERN_DEFAULT);
 }
 EXPORT_SYMBOL_GPL(kunwind_dump_stack);

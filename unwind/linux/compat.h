@@ -127,10 +127,22 @@ static inline unsigned long kunwind_mod_section(const struct module *mod,
 	const struct kunwind_module_sect_attrs *sa = (const void *)READ_ONCE(mod->sect_attrs);
 	unsigned int i;
 
-	for (i = 0; sa && i < sa->nsections; i++)
+	/*
+	 * The copied layout is checked against what the kernel built with
+	 * it: the group is "sections" and its i-th bin_attribute is ours
+	 * (a kernel with another layout, e.g. without nsections, fails
+	 * this and the table is found only through the symbol table).
+	 */
+	if (!sa || !sa->grp.name || strcmp(sa->grp.name, "sections") ||
+	    !sa->grp.bin_attrs)
+		return 0;
+	for (i = 0; i < sa->nsections; i++) {
+		if (sa->grp.bin_attrs[i] != &sa->attrs[i].battr)
+			return 0;
 		if (sa->attrs[i].battr.attr.name &&
 		    !strcmp(sa->attrs[i].battr.attr.name, name))
 			return sa->attrs[i].address;
+	}
 #endif
 	return 0;
 }

@@ -18,6 +18,7 @@ static const char * const counter_names[KUNWIND_CNT_STOP] = {
 	[KUNWIND_CNT_RECOVERED]		= "tracer_return_addresses_recovered",
 	[KUNWIND_CNT_ORC_TRACER]	= "tracer_steps_by_orc",
 	[KUNWIND_CNT_REFUSED]		= "walks_of_other_tasks_refused",
+	[KUNWIND_CNT_NO_RCU]		= "walks_refused_rcu_not_watching",
 };
 
 __kunwind_walk void kunwind_count(enum kunwind_counter c, unsigned long n)

@@ -111,7 +111,8 @@ int kunwind_reg_seg_state(struct kunwind_reg *reg, unsigned long addr);
 
 /*
  * The live segment holding run-time address ip, its table and the
- * segment's run-time start; NULL if none.  Caller holds rcu_read_lock()
+ * segment's run-time start; NULL if none.  Caller is in an RCU read-side
+ * section (a walk: preemption disabled; else rcu_read_lock())
  * for as long as it uses the table.  Any context, NMI included; its cost
  * does not grow with the number of registered tables.  This is
  * ops->find_seg of kernel walks.
@@ -140,8 +141,8 @@ unsigned long kunwind_module_table_len(const struct module *mod,
  * Use: kunwind_walk_start*(); if it returns true, w->s.ip/sp/bp is the
  * first frame (w->frame_flags its KUNWIND_FRAME_* flags); then
  * kunwind_walk_next() until it returns false, each true a new frame; then
- * always kunwind_walk_end().  The walk runs inside one rcu_read_lock()
- * section, taken by start and dropped by end.  w->s.stop says why the
+ * always kunwind_walk_end().  The walk runs with preemption disabled (an
+ * RCU read-side section), from start to end.  w->s.stop says why the
  * walk ended (KUNWIND_STOP_END: complete).
  */
 struct kunwind_walk {
@@ -178,8 +179,9 @@ bool kunwind_walk_start_regs(struct kunwind_walk *w, struct pt_regs *regs);
 /* From where task (not current, not running) sleeps. */
 bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task);
 /*
- * Step to the caller: by a table row, else (no table or no row covers
- * ip) one step of the kernel's ORC unwinder, flagged KUNWIND_FRAME_ORC.
+ * Step to the caller: by a table row, else (no row describes ip, the
+ * row's step failed, or a tracer's trampoline could not be undone) one
+ * step of the kernel's ORC unwinder, flagged KUNWIND_FRAME_ORC.
  */
 bool kunwind_walk_next(struct kunwind_walk *w);
 /* Count the stop reason, release the stack and RCU. */
@@ -219,6 +221,7 @@ enum kunwind_counter {
 	KUNWIND_CNT_RECOVERED,		/* tracer trampolines undone */
 	KUNWIND_CNT_ORC_TRACER,		/* ... by an ORC step (no helper) */
 	KUNWIND_CNT_REFUSED,		/* walks of other tasks refused */
+	KUNWIND_CNT_NO_RCU,		/* walks refused: RCU not watching */
 	KUNWIND_CNT_STOP,		/* + enum kunwind_stop: walk endings */
 	KUNWIND_CNT_NR = KUNWIND_CNT_STOP + KUNWIND_STOP_NR
 };
@@ -246,6 +249,7 @@ struct kunwind_syms {
 	void (*put_task_stack)(struct task_struct *task);
 	int (*kernel_text_address)(unsigned long addr);
 	unsigned long stext, etext;		/* core kernel text */
+	unsigned long sinittext, einittext;	/* vmlinux's init text */
 	struct list_head *modules;		/* the module list ... */
 	struct mutex *module_mutex;		/* ... and its lock */
 	unsigned long ret_from_fork;		/* a new task's switch target */

@@ -7,8 +7,9 @@
  *  - Contexts: any, task, softirq, hardirq and NMI, also inside an oops,
  *    a tracer's callback or a kprobe handler.  A walk takes no lock,
  *    allocates nothing, never sleeps; its code can be neither traced nor
- *    kprobed.  It holds rcu_read_lock() from start to end, so a module
- *    unloading meanwhile keeps its table until the walk is over.
+ *    kprobed.  It runs with preemption disabled from start to end (an RCU
+ *    read-side section), so a module unloading meanwhile keeps its table
+ *    until the walk is over; it is refused where RCU is not watching.
  *  - Memory: only the stacks the kernel itself unwinds are read (the
  *    task's, and for current this CPU's IRQ, exception and entry stacks),
  *    a word at a time, with non-faulting loads that refuse user,
@@ -37,7 +38,10 @@ struct task_struct;
 struct pt_regs;
 
 /* struct kunwind_frame.flags */
-/* This step came from the kernel's ORC fallback: no table covered ip. */
+/*
+ * This step came from the kernel's ORC fallback: no table row described
+ * ip, a row's step failed, or a tracer's trampoline could not be undone.
+ */
 #define KUNWIND_FRAME_ORC	0x1
 #define KUNWIND_FRAME_GUESS	0x2	/* from the rbp guess: unreliable */
 #define KUNWIND_FRAME_REGS	0x4	/* ip came from a register frame */
@@ -60,7 +64,8 @@ typedef bool (*kunwind_consume_fn)(void *cookie, const struct kunwind_frame *f);
  * @regs: if not NULL, from this interrupt, exception or NMI register set
  *        of current (its ip is the first frame, exact)
  * @fn: called for each frame, the first one included; return false to
- *      stop.  It runs inside the walk's rcu_read_lock() section and in
+ *      stop.  It runs inside the walk's RCU read-side section, with
+ *      preemption disabled, and in
  *      the walker's context (maybe NMI): it must not sleep, nor take a
  *      lock the interrupted code may hold.  Debug kernels
  *      (CONFIG_DEBUG_ATOMIC_SLEEP) warn once if it slept.

@@ -100,7 +100,9 @@ __kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_walk *w,
 /*
  * Module text, for kernels where __kernel_text_address() cannot be
  * called: the module list is RCU-protected (modules are freed after a
- * grace period), and every walk holds rcu_read_lock().
+ * grace period), and every walk is an RCU read-side section.  A range
+ * that starts at 0 is none: the loader clears an init region's base
+ * before its size when it frees it.
  */
 static __kunwind_walk bool module_text(unsigned long addr)
 {
@@ -114,12 +116,12 @@ static __kunwind_walk bool module_text(unsigned long addr)
 		if (mod->state == MODULE_STATE_UNFORMED)
 			continue;
 		kunwind_mod_text(mod, false, &start, &end);
-		if (addr - start < end - start) {
+		if (start && addr - start < end - start) {
 			found = true;
 			break;
 		}
 		kunwind_mod_text(mod, true, &start, &end);
-		if (addr - start < end - start) {
+		if (start && addr - start < end - start) {
 			found = true;
 			break;
 		}
@@ -141,6 +143,9 @@ __kunwind_walk bool kunwind_text_address(unsigned long addr)
 		return kunwind_sym.kernel_text_address(addr);
 	if (kunwind_sym.etext && addr >= kunwind_sym.stext &&
 	    addr < kunwind_sym.etext)
+		return true;
+	if (kunwind_sym.einittext && addr >= kunwind_sym.sinittext &&
+	    addr < kunwind_sym.einittext)
 		return true;
 	return module_text(addr);
 }
@@ -247,13 +252,30 @@ EXPORT_SYMBOL_GPL(kunwind_kernel_ops);
 
 /* ---- start --------------------------------------------------------- */
 
+/*
+ * A walk runs with preemption disabled: an RCU read-side section (since
+ * 4.20 synchronize_rcu() waits for those too) that, unlike
+ * rcu_read_lock() with CONFIG_PREEMPT_RCU, calls nothing that can be
+ * traced or probed.  It pairs with the registry's synchronize_rcu() and
+ * kvfree_rcu().  Where RCU is not watching (a tracer's callback on the
+ * idle path or early in an interrupt entry), such a section protects
+ * nothing: the walk is refused (walk_fail() below).
+ */
 static __kunwind_walk void walk_init(struct kunwind_walk *w,
 				     struct task_struct *task)
 {
-	rcu_read_lock();
+	preempt_disable_notrace();
 	memset(w, 0, sizeof(*w));
 	w->task = task ? task : current;
 	kunwind_count(KUNWIND_CNT_WALKS, 1);
+}
+
+static __kunwind_walk bool rcu_ok(void)
+{
+	if (likely(rcu_is_watching()))
+		return true;
+	kunwind_count(KUNWIND_CNT_NO_RCU, 1);
+	return false;
 }
 
 /* A walk that cannot start: no frame, stopped. */
@@ -295,7 +317,7 @@ __kunwind_walk bool kunwind_walk_start(struct kunwind_walk *w,
 				       unsigned long bp, bool first_called)
 {
 	walk_init(w, task);
-	if (w->task != current && !pin_other_stack(w))
+	if (!rcu_ok() || (w->task != current && !pin_other_stack(w)))
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, ip, sp, bp,
 		      KUNWIND_MAX_DEPTH,
@@ -315,6 +337,8 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
 {
 	walk_init(w, current);
 	w->regs = regs;
+	if (!rcu_ok())
+		return walk_fail(w, KUNWIND_STOP_BAD_READ);
 	if (!user_mode(regs) && !kunwind_text_address(regs->ip))
 		return walk_fail(w, KUNWIND_STOP_BAD_RA);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, regs->ip,
@@ -336,23 +360,24 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
 __kunwind_walk bool kunwind_walk_start_task(struct kunwind_walk *w,
 					    struct task_struct *task)
 {
-	struct inactive_task_frame frame;
-	unsigned long sp, lo, ret_from_fork = kunwind_sym.ret_from_fork;
+	const size_t size = sizeof(struct inactive_task_frame);
+	unsigned long sp, lo, ret, bp, ret_from_fork = kunwind_sym.ret_from_fork;
 
 	walk_init(w, task);
-	if (w->task == current || !pin_other_stack(w))
+	if (!rcu_ok() || w->task == current || !pin_other_stack(w))
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
 
 	sp = kunwind_task_saved_sp(w->task);
 	lo = (unsigned long)task_stack_page(w->task);
-	if (sp < lo || sp + sizeof(frame) > lo + THREAD_SIZE ||
-	    copy_from_kernel_nofault(&frame, (void *)sp, sizeof(frame)))
+	if (sp < lo || sp + size > lo + THREAD_SIZE ||
+	    !kunwind_read_nofault(sp + offsetof(struct inactive_task_frame, ret_addr), &ret) ||
+	    !kunwind_read_nofault(sp + offsetof(struct inactive_task_frame, bp), &bp))
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
-	if (!kunwind_text_address(frame.ret_addr))
+	if (!kunwind_text_address(ret))
 		return walk_fail(w, KUNWIND_STOP_BAD_RA);
-	kunwind_start(&w->s, &kunwind_kernel_ops, w, frame.ret_addr,
-		      sp + sizeof(frame), frame.bp, KUNWIND_MAX_DEPTH,
-		      frame.ret_addr == ret_from_fork ? 0 : KUNWIND_FIRST_CALLED);
+	kunwind_start(&w->s, &kunwind_kernel_ops, w, ret, sp + size, bp,
+		      KUNWIND_MAX_DEPTH,
+		      ret == ret_from_fork ? 0 : KUNWIND_FIRST_CALLED);
 	return walk_first(w);
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_start_task);
@@ -507,6 +532,6 @@ __kunwind_walk void kunwind_walk_end(struct kunwind_walk *w)
 	if (w->put_stack)
 		kunwind_sym.put_task_stack(w->task);
 	w->put_stack = false;
-	rcu_read_unlock();
+	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_end);

@@ -69,6 +69,10 @@ static const struct sym_desc sym_descs[] = {
 	  "core kernel text unknown: without __kernel_text_address() kernel frames end walks" },
 	{ { "_etext" }, SYM(etext), false, "_stext",
 	  "core kernel text unknown: without __kernel_text_address() kernel frames end walks" },
+	{ { "_sinittext" }, SYM(sinittext), false, NULL,
+	  "without __kernel_text_address(), the boot CPU's idle task ends at start_kernel()" },
+	{ { "_einittext" }, SYM(einittext), false, "_sinittext",
+	  "without __kernel_text_address(), the boot CPU's idle task ends at start_kernel()" },
 	{ { "modules" }, SYM(modules), false, NULL,
 	  "modules loaded before kunwind.ko are not registered" },
 	{ { "module_mutex" }, SYM(module_mutex), false, "modules",
@@ -142,7 +146,8 @@ void kunwind_symbols_init(void)
 	unsigned long addr = find_kallsyms_lookup_name();
 	unsigned int i, j;
 
-	if (kunwind_indirect_call_ok(addr))
+	if (kunwind_indirect_call_ok(addr) &&
+	    !listed_unavailable("kallsyms_lookup_name"))
 		kunwind_sym.kallsyms_lookup_name = (void *)addr;
 	else
 		pr_warn("kallsyms_lookup_name() unavailable: every internal below is missing\n");
