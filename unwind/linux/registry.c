@@ -372,8 +372,9 @@ static int cmp_reg_seg(const void *a, const void *b)
 
 /*
  * Place every segment and sort them by start; an error if none is looked
- * up, or if a looked-up one shares a byte with any other (the core's
- * kunwind_find() takes the first segment holding an address).  Sorted,
+ * up, or if a looked-up one shares a byte with any other (an address
+ * must name one segment: the lookup's sorted array, and kunwind_find()
+ * in host tools and tests, take the one holding it).  Sorted,
  * two intervals overlap iff the later starts before the earlier ends:
  * one pass, keeping the furthest end of all segments so far and of the
  * looked-up ones.  A dropped segment that wraps around holds nothing.

@@ -231,8 +231,7 @@ static __kunwind_walk unsigned long ops_ret_addr(void *ctx, unsigned long ip,
 		w->tracer_lost = true;	/* walk_next() lets ORC do it */
 		return 0;
 	}
-	w->nr_recovered++;
-	kunwind_count(KUNWIND_CNT_RECOVERED, 1);
+	w->nr_recovered++;	/* counted if the step succeeds */
 	return real;
 }
 
@@ -481,9 +480,11 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 
 	w->tracer_lost = false;
 	if (kunwind_next(s)) {
-		w->frame_flags = (s->exact_ip ? KUNWIND_FRAME_REGS : 0) |
-			(w->nr_recovered != recovered ?
-			 KUNWIND_FRAME_RECOVERED : 0);
+		w->frame_flags = s->exact_ip ? KUNWIND_FRAME_REGS : 0;
+		if (w->nr_recovered != recovered) {
+			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
+			kunwind_count(KUNWIND_CNT_RECOVERED, 1);
+		}
 		w->nr_table++;
 		w->nr_frames++;
 		return true;
@@ -493,7 +494,9 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 	 * failed (CFI that is wrong at run time, e.g. after code patching),
 	 * and over a tracer's trampoline ops_ret_addr() could not undo.  If
 	 * ORC cannot step either, the walk keeps the table's stop reason.
+	 * A trampoline undone for a step that then failed is not counted.
 	 */
+	w->nr_recovered = recovered;
 	if (s->stop == KUNWIND_STOP_END || s->stop == KUNWIND_STOP_DEPTH)
 		return false;
 	if (switched) {		/* ORC reads the IRQ stack's top word itself */
