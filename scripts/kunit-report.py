@@ -60,6 +60,7 @@ BAD = re.compile(r"Kernel panic|BUG:|Oops|kernel BUG|WARNING:|INFO:|"
 TAINT_BAD = set("BDLMW")	# bad page, died, soft lockup, MCE, warned
 PREFIX = re.compile(r"^(\[[^\]]*\] ?)+")
 KUNWIND = re.compile(r"^kunwind: ")
+RAW_ADDR = re.compile(r"\b(0x)?ffff[0-9a-f]{12}\b")
 # kunwind.ko is silent on the test kernel (vmlinux table, get_stack_info()
 # found) but for these lines; anything else it says (KUNWIND_WARN_ONCE, a
 # degraded start, another refusal) fails.  To allow one more, add its
@@ -337,7 +338,9 @@ def main():
     for l in lines:
         text = PREFIX.sub("", l)
         if KUNWIND.match(text):
-            if not any(re.match("kunwind: " + p + "$", text)
+            # kunwind prints kernel addresses as symbols only
+            if RAW_ADDR.search(text) or \
+               not any(re.match("kunwind: " + p + "$", text)
                        for p, _ in allowed):
                 bad.append(l)
         elif BAD.search(l):
