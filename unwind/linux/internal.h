@@ -149,6 +149,7 @@ struct kunwind_walk {
 	struct kunwind_state s;
 	struct task_struct *task;
 	struct pt_regs *regs;		/* the registers a walk started from */
+	struct pt_regs *orc_regs;	/* a full register block ORC stepped to */
 	unsigned int frame_flags;	/* KUNWIND_FRAME_* of the current frame */
 	unsigned int nr_frames;		/* frames walked, the first included */
 	unsigned int nr_table, nr_orc;	/* steps by tables, by the fallback */

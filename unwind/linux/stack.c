@@ -423,10 +423,25 @@ enum orc_result { ORC_FAILED, ORC_STEPPED, ORC_END };
 
 #if KUNWIND_HAVE_ORC
 /*
- * One step of the kernel's ORC unwinder from the current frame.  For the
- * first frame of a pt_regs walk ORC gets the real registers (a realigned
- * frame needs r10 or r13); otherwise only ip, sp and bp are known, which
- * is all an ORC entry uses outside of those prologues.  ORC looks the
+ * The full register block the current frame came from, if ORC stepped to
+ * it (a frame interrupted in a realigned prologue needs r10 or r13), or
+ * the walk started from it.
+ */
+static __kunwind_walk struct pt_regs *frame_regs(struct kunwind_walk *w)
+{
+	struct kunwind_state *s = &w->s;
+	struct pt_regs *r = s->depth ? w->orc_regs : w->regs;
+
+	if (r && s->exact_ip && r->ip == s->ip && kernel_stack_pointer(r) == s->sp)
+		return r;
+	return NULL;
+}
+
+/*
+ * One step of the kernel's ORC unwinder from the current frame.  From a
+ * frame that came from a full register block, ORC gets the real
+ * registers; otherwise only ip, sp and bp are known, which is all an ORC
+ * entry uses outside of realigned prologues.  ORC looks the
  * regs' ip up exactly, so a return address is given as ip - 1.  ORC
  * undoes tracers' trampolines itself, and checks that the address is
  * text (unwind_get_return_address()).
@@ -434,12 +449,12 @@ enum orc_result { ORC_FAILED, ORC_STEPPED, ORC_END };
 static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
 {
 	struct kunwind_state *s = &w->s;
+	struct pt_regs regs, *full = frame_regs(w);
 	struct unwind_state st;
-	struct pt_regs regs;
 	unsigned long ip;
 
-	if (w->regs && !s->depth) {
-		regs = *w->regs;
+	if (full) {
+		regs = *full;
 	} else {
 		memset(&regs, 0, sizeof(regs));
 		regs.ip = kunwind_frame_addr(s);
@@ -457,6 +472,7 @@ static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
 	ip = unwind_get_return_address(&st);
 	if (!ip || kunwind_step_to(s, ip, st.sp, st.bp, st.signal))
 		return ORC_FAILED;
+	w->orc_regs = st.regs && st.full_regs ? st.regs : NULL;
 	w->frame_flags = KUNWIND_FRAME_ORC |
 			 (st.signal ? KUNWIND_FRAME_REGS : 0) |
 			 (st.error ? KUNWIND_FRAME_GUESS : 0);
