@@ -21,7 +21,9 @@
 # for the top Makefile): src/ (a copy of the kunwind tree, so that builds
 # for several kernels never share objects; kunwind.ko and
 # sample/kunwind_sample.ko are built there), build.log, initrd.cpio.gz and
-# console.log.  The initramfs (scripts/mkinitramfs.sh) inserts kunwind.ko,
+# console.log.  The initramfs (scripts/mkinitramfs.sh) inserts
+# kunwind_test_early.ko (kunit/early.c with its table, built alone: a
+# module loaded before kunwind.ko, which must register it), kunwind.ko,
 # then kunwind_sample.ko, whose init prints every point of
 # sample.c; /test.sh then writes the sample's trigger parameter, removes
 # the sample (its exit point) and prints kunwind's debugfs files.
@@ -174,6 +176,15 @@ kmake M="$src" ${vmlinux:+KUNWIND_VMLINUX=$vmlinux} modules ||
 	{ tail -n 40 "$log" >&2; die "$rel: building kunwind.ko failed"; }
 kmake M="$src/sample" modules ||
 	{ tail -n 40 "$log" >&2; die "$rel: building kunwind_sample.ko failed"; }
+# kunit/early.c alone, with its table: a module that needs nothing of
+# kunwind's, loaded before kunwind.ko, which must find and register it.
+mkdir -p "$src/early"
+cp "$src/kunit/early.c" "$src/kunit/kunwind_test.h" "$src/early/"
+printf '%s\n' '# scripts/stock-boot.sh: kunit/early.c, loaded before kunwind.ko' \
+	'obj-m += kunwind_test_early.o' 'kunwind_test_early-y := early.o' \
+	'include $(KUNWIND_DIR)/scripts/kunwind.mk' >"$src/early/Kbuild"
+kmake M="$src/early" KUNWIND_DIR="$src" modules ||
+	{ tail -n 40 "$log" >&2; die "$rel: building kunwind_test_early.ko failed"; }
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" \
 	'BEGIN { printf "%.1f", b - a }')
 say "$rel: modules built in $secs s${vmlinux:+ (vmlinux table: $vmlinux)}"
@@ -196,7 +207,8 @@ done
 exit 0
 EOF
 chmod +x "$out/test.sh"
-"$top/scripts/mkinitramfs.sh" "$out/initrd.cpio.gz" "$src/kunwind.ko" \
+"$top/scripts/mkinitramfs.sh" "$out/initrd.cpio.gz" \
+	"$src/early/kunwind_test_early.ko" "$src/kunwind.ko" \
 	"$src/sample/kunwind_sample.ko" "$out/test.sh"
 
 say "$rel: booting /boot/vmlinuz-$rel (console: $out/console.log)"
