@@ -185,6 +185,11 @@ printf '%s\n' '# scripts/stock-boot.sh: kunit/early.c, loaded before kunwind.ko'
 	'include $(KUNWIND_DIR)/scripts/kunwind.mk' >"$src/early/Kbuild"
 kmake M="$src/early" KUNWIND_DIR="$src" modules ||
 	{ tail -n 40 "$log" >&2; die "$rel: building kunwind_test_early.ko failed"; }
+# Without its __kunwind_table symbol (Debian keeps data symbols after
+# init: KALLSYMS_ALL), so that only the module's own section list can
+# lead kunwind to its table.
+objcopy --strip-symbol=__kunwind_table "$src/early/kunwind_test_early.ko" ||
+	die "$rel: objcopy --strip-symbol=__kunwind_table failed"
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" \
 	'BEGIN { printf "%.1f", b - a }')
 say "$rel: modules built in $secs s${vmlinux:+ (vmlinux table: $vmlinux)}"

@@ -549,7 +549,7 @@ void kunwind_unregister_table(struct kunwind_reg *reg)
 		kunwind_vmlinux_reg = NULL;
 	live_publish(true);
 	mutex_unlock(&kunwind_regs_lock);
-	/* Pairs with the rcu_read_lock() around every walk and lookup. */
+	/* Pairs with every walk's RCU read-side section (preemption off). */
 	synchronize_rcu();
 	kfree(reg);
 }

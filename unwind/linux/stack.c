@@ -35,8 +35,12 @@
  * ends at the same places the kernel does: a user-mode pt_regs, or an
  * end-of-stack hint such as ret_from_fork_asm's.
  *
- * Every function a walk runs through is __kunwind_walk: not traceable,
- * not probeable (see unwind/env.h).
+ * Every function of kunwind's that a walk runs through is __kunwind_walk:
+ * not traceable, not probeable (see unwind/env.h).  The kernel functions
+ * it calls are the ones ORC calls (__kernel_text_address(),
+ * get_stack_info(), the tracers' lookups, ORC itself): traceable in the
+ * kernel's build, where ftrace's and kprobes' own recursion guards hold
+ * for kunwind as they do for ORC.
  */
 #include <linux/hardirq.h>
 #include <linux/rcupdate.h>
@@ -254,7 +258,7 @@ EXPORT_SYMBOL_GPL(kunwind_kernel_ops);
 /*
  * A walk runs with preemption disabled: an RCU read-side section (since
  * 4.20 synchronize_rcu() waits for those too) that, unlike
- * rcu_read_lock() with CONFIG_PREEMPT_RCU, calls nothing that can be
+ * rcu_read_lock() with CONFIG_PREEMPT_RCU, is no call that can be
  * traced or probed.  It pairs with the registry's synchronize_rcu() and
  * kvfree_rcu().  Where RCU is not watching (a tracer's callback on the
  * idle path or early in an interrupt entry), such a section protects
@@ -492,7 +496,7 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 	struct kunwind_state *s = &w->s;
 	unsigned long sp = s->sp, lo = s->stack_lo, hi = s->stack_hi;
 	unsigned int nr_left = s->nr_left, recovered = w->nr_recovered;
-	bool switched = !s->stop && irq_stack_return(w);
+	bool switched = !s->stop && irq_stack_return(w), undone;
 
 	w->tracer_lost = false;
 	if (kunwind_next(s)) {
@@ -510,8 +514,10 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 	 * failed (CFI that is wrong at run time, e.g. after code patching),
 	 * and over a tracer's trampoline ops_ret_addr() could not undo.  If
 	 * ORC cannot step either, the walk keeps the table's stop reason.
-	 * A trampoline undone for a step that then failed is not counted.
+	 * A trampoline undone for a step that then failed is not counted
+	 * here; ORC undoes it again for its own step.
 	 */
+	undone = w->nr_recovered != recovered;
 	w->nr_recovered = recovered;
 	if (s->stop == KUNWIND_STOP_END || s->stop == KUNWIND_STOP_DEPTH)
 		return false;
@@ -529,6 +535,10 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 		if (w->tracer_lost) {	/* ORC undid the trampoline */
 			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
 			kunwind_count(KUNWIND_CNT_ORC_TRACER, 1);
+		} else if (undone) {	/* both did: it counts once */
+			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
+			w->nr_recovered++;
+			kunwind_count(KUNWIND_CNT_RECOVERED, 1);
 		}
 		w->nr_frames++;
 		return true;
