@@ -167,9 +167,9 @@ live_block(const struct kunwind_live *l, unsigned long key)
 /*
  * The block of ip names the few segments that meet it (none: an empty
  * slot has nr 0); they are disjoint, so the one holding ip, if any, is
- * the last of them starting at or before it.  _raw: the caller holds
- * rcu_read_lock() (documented), and lockdep's check would be a call out
- * of the walk's untraceable code.
+ * the last of them starting at or before it.  _raw: the caller is in an
+ * RCU read-side section (a walk: preemption off; documented), and
+ * lockdep's check would be a call out of the walk's untraceable code.
  */
 __kunwind_walk const struct kunwind_seg *
 kunwind_registry_find(unsigned long ip, const struct kunwind_hdr **table,
