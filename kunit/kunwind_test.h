@@ -150,6 +150,17 @@ bool kt_trace_has(const struct kt_trace *t, unsigned long lo, unsigned long hi);
 bool kt_ip_in(unsigned long ip, const char *fn);
 
 /*
+ * In the callback of an hrtimer that must interrupt the function fn: the
+ * interrupted registers if the interrupt hit fn in kernel mode; else NULL
+ * and *ret says what to return: HRTIMER_RESTART (the timer forwarded
+ * 500 us) or, after 200 tries (*tries counts them), HRTIMER_NORESTART:
+ * given up.
+ */
+struct hrtimer;
+struct pt_regs *kt_irq_regs_in(struct hrtimer *t, const char *fn, int *tries,
+			       int *ret);
+
+/*
  * How many compared frames were checked, how many came from the ORC
  * fallback and why: no row for the caller's address (or a gap row), a
  * row kunwind does not follow (undefined, unsupported), or a row whose step failed

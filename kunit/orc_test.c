@@ -357,16 +357,14 @@ static noinline void irq_spin(struct irq_probe *p)
 static enum hrtimer_restart irq_probe_fn(struct hrtimer *t)
 {
 	struct irq_probe *p = container_of(t, struct irq_probe, timer);
-	struct pt_regs *regs = get_irq_regs();
-
+	int ret;
 	/* Walk only when the interrupt hit the spin loop itself. */
-	if (!regs || user_mode(regs) || !kt_ip_in(regs->ip, "irq_spin")) {
-		if (++p->tries < 200) {
-			hrtimer_forward_now(t, ns_to_ktime(500 * NSEC_PER_USEC));
-			return HRTIMER_RESTART;
-		}
-		WRITE_ONCE(p->done, -1);
-		return HRTIMER_NORESTART;
+	struct pt_regs *regs = kt_irq_regs_in(t, "irq_spin", &p->tries, &ret);
+
+	if (!regs) {
+		if (ret == HRTIMER_NORESTART)
+			WRITE_ONCE(p->done, -1);
+		return ret;
 	}
 	p->regs_ip = regs->ip;
 	kt_kunwind_regs(&p->kun_regs, regs);

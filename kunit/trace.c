@@ -23,10 +23,12 @@
  *
  * Anything else that differs fails the test and prints both traces.
  */
+#include <linux/hrtimer.h>
 #include <linux/kallsyms.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sched/task_stack.h>
+#include <asm/irq_regs.h>
 #include <asm/unwind.h>
 #include "unwind/linux/internal.h"
 #include "kunwind_test.h"
@@ -182,6 +184,22 @@ void kt_print_trace(struct kunit *test, const char *who,
 			   t->flags[i] & KUNWIND_FRAME_GUESS ? "[guess] " : "",
 			   t->flags[i] & KUNWIND_FRAME_RECOVERED ? "[recovered] " : "",
 			   (void *)t->ip[i]);
+}
+
+struct pt_regs *kt_irq_regs_in(struct hrtimer *t, const char *fn, int *tries,
+			       int *ret)
+{
+	struct pt_regs *regs = get_irq_regs();
+
+	if (regs && !user_mode(regs) && kt_ip_in(regs->ip, fn))
+		return regs;
+	if (++*tries < 200) {
+		hrtimer_forward_now(t, ns_to_ktime(500 * NSEC_PER_USEC));
+		*ret = HRTIMER_RESTART;
+	} else {
+		*ret = HRTIMER_NORESTART;
+	}
+	return NULL;
 }
 
 bool kt_ip_in(unsigned long ip, const char *fn)

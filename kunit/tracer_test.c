@@ -223,15 +223,13 @@ static noinline void spin_fn_loop(struct tracer_point *p)
 static enum hrtimer_restart tracer_timer_fn(struct hrtimer *t)
 {
 	struct tracer_point *p = container_of(t, struct tracer_point, timer);
-	struct pt_regs *regs = get_irq_regs();
+	int ret;
+	struct pt_regs *regs = kt_irq_regs_in(t, "spin_fn_loop", &p->tries, &ret);
 
-	if (!regs || user_mode(regs) || !kt_ip_in(regs->ip, "spin_fn_loop")) {
-		if (++p->tries < 200) {
-			hrtimer_forward_now(t, ns_to_ktime(500 * NSEC_PER_USEC));
-			return HRTIMER_RESTART;
-		}
-		WRITE_ONCE(p->done, -1);
-		return HRTIMER_NORESTART;
+	if (!regs) {
+		if (ret == HRTIMER_NORESTART)
+			WRITE_ONCE(p->done, -1);
+		return ret;
 	}
 	kt_kunwind_regs(&p->kun_regs, regs);
 	kt_orc_regs(&p->orc_regs, regs);
