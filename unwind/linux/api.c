@@ -158,8 +158,10 @@ EXPORT_SYMBOL_GPL(kunwind_save_tsk);
 
 struct show_args {
 	struct kunwind_walk *w;
-	const char *loglvl;
+	const struct kunwind_print *p;
 	const char *stack;	/* name of the stack being printed */
+	unsigned int skip;	/* frames still to leave out */
+	unsigned int printed;
 };
 
 /*
@@ -177,63 +179,104 @@ static __kunwind_walk __printf(1, 2) void show_line(const char *fmt, ...)
 
 /*
  * One line a frame, as show_trace_log_lvl() prints them: "? " for a
- * guess, %pB for a return address (symbolised at ip - 1), %pS for an
- * exact ip; kunwind adds "(orc)" where the ORC fallback made the step,
- * and brackets the stacks like dump_stack(): <IRQ> ... </IRQ> <TASK>.
+ * guess, %pB for a return address (symbolised at ip - 1), and for the ip
+ * of a register or iret frame, exact, the kernel's "RIP: cs:%pS" line
+ * (kernel mode: a user-mode frame ends the walk before it is reported,
+ * so cs is __KERNEL_CS).  kunwind adds "(orc)" where the ORC fallback
+ * made the step, and brackets the stacks like dump_stack(): <IRQ> ...
+ * </IRQ> <TASK>.
  */
 static __kunwind_walk bool show_frame(void *cookie, const struct kunwind_frame *f)
 {
 	struct show_args *a = cookie;
-	const char *stack = kunwind_walk_stack_name(a->w, f->sp);
+	const char *lvl = a->p->loglvl;
+	const char *stack;
 	const char *orc = f->flags & KUNWIND_FRAME_ORC ? " (orc)" : "";
-	const char *guess = f->flags & KUNWIND_FRAME_GUESS ? "? " : "";
 
+	if (a->skip) {
+		a->skip--;
+		return true;
+	}
+	if (a->printed == a->p->max)
+		return false;
+	a->printed++;
+	stack = kunwind_walk_stack_name(a->w, f->sp);
 	if (stack != a->stack) {
 		if (a->stack)
-			show_line("%s </%s>\n", a->loglvl, a->stack);
-		show_line("%s <%s>\n", a->loglvl, stack);
+			show_line("%s </%s>\n", lvl, a->stack);
+		show_line("%s <%s>\n", lvl, stack);
 		a->stack = stack;
 	}
-	if (f->flags & KUNWIND_FRAME_REGS)
-		show_line("%s %s%pSb%s\n", a->loglvl, guess, (void *)f->ip, orc);
+	if (f->flags & KUNWIND_FRAME_GUESS)
+		show_line("%s ? %pBb%s\n", lvl, (void *)f->ip, orc);
+	else if (f->flags & KUNWIND_FRAME_REGS)
+		show_line("%sRIP: %04x:%pSb%s\n", lvl, __KERNEL_CS,
+			  (void *)f->ip, orc);
 	else
-		show_line("%s %s%pBb%s\n", a->loglvl, guess, (void *)f->ip, orc);
+		show_line("%s %pBb%s\n", lvl, (void *)f->ip, orc);
 	return true;
 }
 
-static __kunwind_walk void show_walk(struct kunwind_walk *w, bool first,
-				     const char *loglvl)
+/*
+ * The one printer: header, frames, how the walk ended, its steps.  Every
+ * line but the frames starts "kunwind: ".
+ */
+static __kunwind_walk unsigned int show_walk(struct kunwind_walk *w, bool first,
+					     const struct kunwind_print *p)
 {
-	struct show_args a = { w, loglvl, NULL };
+	struct show_args a = { w, p, NULL, p->skip, 0 };
 	struct task_struct *task = w->task;
+	const char *lvl = p->loglvl;
 	int stop;
 
-	show_line("%skunwind: Call Trace (CPU: %d PID: %d Comm: %.20s):\n",
-	       loglvl, raw_smp_processor_id(), task_pid_nr(task), task->comm);
+	show_line("%skunwind: Call Trace%s%s (CPU: %d PID: %d Comm: %.20s):\n",
+		  lvl, p->what ? " of the " : "", p->what ? p->what : "",
+		  raw_smp_processor_id(), task_pid_nr(task), task->comm);
 	stop = walk_frames(w, first, show_frame, &a);
 	if (a.stack)
-		show_line("%s </%s>\n", loglvl, a.stack);
-	if (stop != KUNWIND_STOP_END)
-		show_line("%skunwind: walk stopped: %s\n", loglvl,
-		       kunwind_stop_str(stop));
+		show_line("%s </%s>\n", lvl, a.stack);
+	if (stop == KUNWIND_STOP_END)
+		show_line("%skunwind: walk complete\n", lvl);
+	else if (stop == KUNWIND_STOP_NONE)
+		show_line("%skunwind: walk stopped: %u frames printed, the most asked for\n",
+			  lvl, a.printed);
+	else
+		show_line("%skunwind: walk stopped: %s\n", lvl,
+			  kunwind_stop_str(stop));
 	show_line("%skunwind: steps: %u by tables, %u by the ORC fallback, %u tracer return addresses undone\n",
-		  loglvl, w->nr_table, w->nr_orc, w->nr_recovered);
+		  lvl, w->nr_table, w->nr_orc, w->nr_recovered);
+	return a.printed;
+}
+
+/*
+ * For oops.c: print current's stack from regs, or (regs NULL) from the
+ * caller of the function that calls this, leaving out p->skip frames.
+ */
+__kunwind_walk noinline unsigned int kunwind_print_trace(struct pt_regs *regs,
+						  const struct kunwind_print *p)
+{
+	struct kunwind_walk w;
+
+	return show_walk(&w, start_walk(&w, NULL, regs), p);
 }
 
 __kunwind_walk noinline void kunwind_show_stack(struct task_struct *task,
 				 struct pt_regs *regs, const char *loglvl)
 {
+	struct kunwind_print p = { .loglvl = loglvl ? loglvl : KERN_DEFAULT,
+				   .max = KUNWIND_MAX_DEPTH };
 	struct kunwind_walk w;
-	bool first = start_walk(&w, task, regs);
 
-	show_walk(&w, first, loglvl ? loglvl : KERN_DEFAULT);
+	show_walk(&w, start_walk(&w, task, regs), &p);
 }
 EXPORT_SYMBOL_GPL(kunwind_show_stack);
 
 __kunwind_walk noinline void kunwind_dump_stack(void)
 {
+	struct kunwind_print p = { .loglvl = KERN_DEFAULT,
+				   .max = KUNWIND_MAX_DEPTH };
 	struct kunwind_walk w;
 
-	show_walk(&w, start_walk(&w, NULL, NULL), KERN_DEFAULT);
+	show_walk(&w, start_walk(&w, NULL, NULL), &p);
 }
 EXPORT_SYMBOL_GPL(kunwind_dump_stack);

@@ -19,6 +19,8 @@ static const char * const counter_names[KUNWIND_CNT_STOP] = {
 	[KUNWIND_CNT_ORC_TRACER]	= "tracer_steps_by_orc",
 	[KUNWIND_CNT_REFUSED]		= "walks_of_other_tasks_refused",
 	[KUNWIND_CNT_NO_RCU]		= "walks_refused_rcu_not_watching",
+	[KUNWIND_CNT_DEATHS]		= "death_traces",
+	[KUNWIND_CNT_DEATHS_NESTED]	= "death_traces_refused_nested",
 };
 
 __kunwind_walk void kunwind_count(enum kunwind_counter c, unsigned long n)

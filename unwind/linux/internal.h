@@ -211,6 +211,41 @@ bool kunwind_in_sched_functions(unsigned long addr);
 /* Could a kernel frame return to, or be interrupted at, addr? */
 bool kunwind_text_address(unsigned long addr);
 
+/* ---- api.c, oops.c: printed traces -------------------------------- */
+
+/* How kunwind_print_trace() prints (api.c has the format). */
+struct kunwind_print {
+	const char *loglvl;
+	const char *what;	/* "oops", "panic": in the header; or NULL */
+	unsigned int skip;	/* frames to leave out first */
+	unsigned int max;	/* frames to print at most */
+};
+
+/*
+ * Print current's stack like show_trace_log_lvl(): from regs, or (regs
+ * NULL) from the caller of the function that calls this.  Returns the
+ * frames printed.  Any context; allocates nothing, takes no lock.
+ */
+unsigned int kunwind_print_trace(struct pt_regs *regs,
+				 const struct kunwind_print *p);
+
+/*
+ * oops.c: the backtraces printed when the kernel dies.  The die and panic
+ * notifiers call kunwind_oops_show() inside kunwind_oops_enter()/exit(),
+ * a per-CPU guard: a death on a CPU that is printing one already (a
+ * fault inside the walk, a nested oops) prints one line instead of a
+ * trace.  Exported for the KUnit suites.
+ */
+enum kunwind_death { KUNWIND_DEATH_OOPS, KUNWIND_DEATH_PANIC };
+
+bool kunwind_oops_enter(void);
+void kunwind_oops_exit(void);
+/* Frames printed, or -EBUSY when the guard refused. */
+int kunwind_oops_show(enum kunwind_death death, struct pt_regs *regs,
+		      const char *loglvl);
+int kunwind_oops_init(void);
+void kunwind_oops_exit_notifiers(void);
+
 /* ---- counters.c: a leaf -------------------------------------------- */
 
 enum kunwind_counter {
@@ -223,6 +258,8 @@ enum kunwind_counter {
 	KUNWIND_CNT_ORC_TRACER,		/* ... by an ORC step (no helper) */
 	KUNWIND_CNT_REFUSED,		/* walks of other tasks refused */
 	KUNWIND_CNT_NO_RCU,		/* walks refused: RCU not watching */
+	KUNWIND_CNT_DEATHS,		/* oops/panic backtraces printed */
+	KUNWIND_CNT_DEATHS_NESTED,	/* ... refused by the per-CPU guard */
 	KUNWIND_CNT_STOP,		/* + enum kunwind_stop: walk endings */
 	KUNWIND_CNT_NR = KUNWIND_CNT_STOP + KUNWIND_STOP_NR
 };

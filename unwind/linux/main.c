@@ -4,9 +4,10 @@
  * build time.  See Documentation/kunwind.rst.
  *
  * Init order: resolve the kernel internals walks need (symbols.c), then
- * register tables and the module notifier (registry.c), then debugfs.
- * A missing piece degrades the module (a message says which), it never
- * fails the load: only the notifier's registration can.
+ * register tables and the module notifier (registry.c), then the die and
+ * panic notifiers (oops.c), then debugfs.  A missing piece degrades the
+ * module (a message says which), it never fails the load: only the
+ * notifiers' registrations can.
  */
 #include <linux/module.h>
 #include "internal.h"
@@ -19,6 +20,11 @@ static int __init kunwind_init(void)
 	err = kunwind_registry_init();
 	if (err)
 		return err;
+	err = kunwind_oops_init();
+	if (err) {
+		kunwind_registry_exit();
+		return err;
+	}
 	kunwind_debugfs_init();
 	return 0;
 }
@@ -26,6 +32,7 @@ static int __init kunwind_init(void)
 static void __exit kunwind_exit(void)
 {
 	kunwind_debugfs_exit();
+	kunwind_oops_exit_notifiers();
 	kunwind_registry_exit();
 }
 

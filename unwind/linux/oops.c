@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kunwind's backtrace when the kernel dies.
+ *
+ * An oops (the die chain, DIE_OOPS): the failing context, walked from the
+ * fault's pt_regs.  x86's __die_body() prints the kernel's own report
+ * (show_regs(): registers and its Call Trace) and then calls the chain,
+ * inside oops_begin(): die_lock held, interrupts off, the other CPUs
+ * still running.  So kunwind's trace follows the kernel's, from the same
+ * registers.
+ *
+ * A panic (the panic notifiers): from where panic() was called.  panic()
+ * calls them after dump_stack() and after stopping the other CPUs, and
+ * only if kdump did not take over first (crash_kexec_post_notifiers).
+ * Like panic()'s own dump_stack(), nothing is printed for a panic that
+ * an oops caused (TAINT_DIE: its trace is above) or that follows a
+ * nested oops.
+ *
+ * What runs here allocates nothing and takes no lock: the walk is the
+ * one of every kunwind trace (any context, NMI included), printk stores
+ * into its lockless ring from any context.  A per-CPU guard keeps a death
+ * during the trace (a fault inside kunwind, a nested oops, an NMI that
+ * dies) from printing another: that one gets a line, not a trace.  The
+ * notifiers return NOTIFY_DONE: what the kernel does next is not
+ * kunwind's to change.
+ *
+ * kunwind.oops=0 turns both off (default: CONFIG_KUNWIND_OOPS);
+ * kunwind.oops_depth=N prints at most N frames (default 64, at most
+ * KUNWIND_MAX_DEPTH).  Both may change at run time, in
+ * /sys/module/kunwind/parameters/.
+ */
+#include <linux/kdebug.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/notifier.h>
+#include <linux/panic.h>
+#include <linux/panic_notifier.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/smp.h>
+#include <asm/ptrace.h>
+#include "internal.h"
+
+static bool oops_on = IS_ENABLED(CONFIG_KUNWIND_OOPS);
+module_param_named(oops, oops_on, bool, 0644);
+MODULE_PARM_DESC(oops, "print kunwind's backtrace when the kernel oopses or panics");
+
+static unsigned int oops_depth = 64;
+
+static int oops_depth_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, KUNWIND_MAX_DEPTH);
+}
+
+static const struct kernel_param_ops oops_depth_ops = {
+	.set = oops_depth_set,
+	.get = param_get_uint,
+};
+module_param_cb(oops_depth, &oops_depth_ops, &oops_depth, 0644);
+MODULE_PARM_DESC(oops_depth, "frames of an oops or panic backtrace, at most (1-128)");
+
+/* Deaths this CPU is printing: more than one is a death during a trace. */
+static DEFINE_PER_CPU(unsigned int, oops_busy);
+
+/* The caller runs with interrupts or preemption off. */
+__kunwind_walk bool kunwind_oops_enter(void)
+{
+	return this_cpu_inc_return(oops_busy) == 1;
+}
+EXPORT_SYMBOL_GPL(kunwind_oops_enter);
+
+__kunwind_walk void kunwind_oops_exit(void)
+{
+	this_cpu_dec(oops_busy);
+}
+EXPORT_SYMBOL_GPL(kunwind_oops_exit);
+
+/* How far panic() is from a walk started in kunwind_oops_show(). */
+struct panic_search {
+	unsigned int n, found;	/* frames seen; panic()'s index + 1 */
+};
+
+/* strcmp() == 0 without a call out of .kprobes.text (walkpath.test) */
+static __kunwind_walk bool same_name(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/*
+ * By name: panic() and vpanic() (6.15's) are exported, their ends are
+ * not, and nothing walks here often.  ip - 1: these are return
+ * addresses.
+ */
+static __kunwind_walk bool find_panic(void *cookie, const struct kunwind_frame *f)
+{
+	struct panic_search *ps = cookie;
+	char name[KSYM_NAME_LEN];
+
+	snprintf(name, sizeof(name), "%ps", (void *)(f->ip - 1));
+	ps->n++;
+	if (same_name(name, "panic") || same_name(name, "vpanic"))
+		ps->found = ps->n;
+	/* panic()'s frame is a few above the notifier's, never far */
+	return ps->n < 16;
+}
+
+__kunwind_walk noinline int kunwind_oops_show(enum kunwind_death death,
+					      struct pt_regs *regs,
+					      const char *loglvl)
+{
+	struct kunwind_print p = {
+		.loglvl = loglvl,
+		.what = death == KUNWIND_DEATH_OOPS ? "oops" : "panic",
+		.max = READ_ONCE(oops_depth),
+	};
+	int n;
+
+	if (!kunwind_oops_enter()) {
+		kunwind_oops_exit();
+		kunwind_count(KUNWIND_CNT_DEATHS_NESTED, 1);
+		printk("%skunwind: no backtrace of this %s: CPU %d died while kunwind printed one\n",
+		       loglvl, p.what, raw_smp_processor_id());
+		return -EBUSY;
+	}
+	if (!regs) {
+		/* Both walks start in this function: same frames above it. */
+		struct panic_search ps = { 0, 0 };
+
+		kunwind_walk(NULL, NULL, find_panic, &ps);
+		p.skip = ps.found;
+	}
+	n = kunwind_print_trace(regs, &p);
+	kunwind_count(KUNWIND_CNT_DEATHS, 1);
+	kunwind_oops_exit();
+	return n;
+}
+EXPORT_SYMBOL_GPL(kunwind_oops_show);
+
+static __kunwind_walk int die_notify(struct notifier_block *nb,
+				     unsigned long val, void *data)
+{
+	struct die_args *args = data;
+
+	if (val == DIE_OOPS && READ_ONCE(oops_on) && args->regs &&
+	    !user_mode(args->regs))
+		kunwind_oops_show(KUNWIND_DEATH_OOPS, args->regs, KERN_DEFAULT);
+	return NOTIFY_DONE;
+}
+
+/* Not __kunwind_walk: test_taint() is an ordinary kernel function. */
+static int panic_notify(struct notifier_block *nb, unsigned long val,
+			void *data)
+{
+	if (!READ_ONCE(oops_on))
+		return NOTIFY_DONE;
+	/* panic()'s own condition for its dump_stack() */
+	if (test_taint(TAINT_DIE) || oops_in_progress > 1) {
+		pr_emerg("panic after an oops: its backtrace is above\n");
+		return NOTIFY_DONE;
+	}
+	kunwind_oops_show(KUNWIND_DEATH_PANIC, NULL, KERN_EMERG);
+	return NOTIFY_DONE;
+}
+
+/*
+ * First in both chains: the trace is printed before notifiers that may
+ * dump a lot or never return (kdb, hypervisor panic hooks).
+ */
+static struct notifier_block die_nb = {
+	.notifier_call = die_notify,
+	.priority = INT_MAX,
+};
+
+static struct notifier_block panic_nb = {
+	.notifier_call = panic_notify,
+	.priority = INT_MAX,
+};
+
+int kunwind_oops_init(void)
+{
+	int err = register_die_notifier(&die_nb);
+
+	if (err)
+		return err;
+	err = atomic_notifier_chain_register(&panic_notifier_list, &panic_nb);
+	if (err)
+		unregister_die_notifier(&die_nb);
+	return err;
+}
+
+/* Both chains synchronize_rcu(): no notifier of ours runs after this. */
+void kunwind_oops_exit_notifiers(void)
+{
+	atomic_notifier_chain_unregister(&panic_notifier_list, &panic_nb);
+	unregister_die_notifier(&die_nb);
+}
