@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The oops and panic printer (unwind/linux/oops.c) without dying: what
+ * kunwind_oops_show() prints is the walk's frames, bounded by the depth,
+ * from registers or from its caller; and its per-CPU guard turns a death
+ * during a backtrace into one line.  The printed text itself, beside the
+ * kernel's own oops, is tests/death.test's (one QEMU boot per death).
+ *
+ * Printed at KERN_DEBUG, below the console's level: the KUnit console
+ * stays free of traces (scripts/kunit-report.py fails on one).
+ */
+#include <linux/hrtimer.h>
+#include <linux/preempt.h>
+#include <asm/irq_regs.h>
+#include <asm/ptrace.h>
+#include "unwind/linux/internal.h"
+#include "kunwind_test.h"
+
+/* Frames of the walk from here, as kunwind_oops_show() walks them. */
+static noinline unsigned int walk_here(void)
+{
+	struct kt_trace t;
+
+	kt_kunwind_here(&t);
+	return t.n;
+}
+
+static void oops_show_prints_every_frame(struct kunit *test)
+{
+	unsigned long before = kunwind_counter_read(KUNWIND_CNT_DEATHS);
+	unsigned int n_walk;
+	int n;
+
+	/*
+	 * Not below panic(): nothing is left out, all frames are printed.
+	 * Both walks start one call below this function: walk_here()'s
+	 * first frame is in walk_here(), the printer's in
+	 * kunwind_oops_show().
+	 */
+	n_walk = walk_here();
+	preempt_disable();	/* the guard is per CPU */
+	n = kunwind_oops_show(KUNWIND_DEATH_PANIC, NULL, KERN_DEBUG);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, n, (int)n_walk);
+	KUNIT_EXPECT_GE(test, n, 3);
+	KUNIT_EXPECT_EQ(test, kunwind_counter_read(KUNWIND_CNT_DEATHS),
+			before + 1);
+}
+
+static void oops_depth_bounds_the_frames(struct kunit *test)
+{
+	struct kunwind_print p = { .loglvl = KERN_DEBUG, .what = "oops",
+				   .max = 3 };
+
+	KUNIT_EXPECT_EQ(test, kunwind_print_trace(NULL, &p), 3U);
+	p.skip = 1;
+	KUNIT_EXPECT_EQ(test, kunwind_print_trace(NULL, &p), 3U);
+	p.max = 1;
+	KUNIT_EXPECT_EQ(test, kunwind_print_trace(NULL, &p), 1U);
+}
+
+/*
+ * A death during a backtrace on this CPU: kunwind_oops_enter() stands
+ * for the one in progress.  The second gets -EBUSY, is counted, and the
+ * guard is as it was: after the first ends, a trace prints again.
+ */
+static void oops_guard_refuses_nested_death(struct kunit *test)
+{
+	unsigned long nested = kunwind_counter_read(KUNWIND_CNT_DEATHS_NESTED);
+	bool first;
+	int n;
+
+	preempt_disable();
+	first = kunwind_oops_enter();
+	n = kunwind_oops_show(KUNWIND_DEATH_OOPS, NULL, KERN_DEBUG);
+	kunwind_oops_exit();
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_EXPECT_EQ(test, n, -EBUSY);
+	KUNIT_EXPECT_EQ(test,
+			kunwind_counter_read(KUNWIND_CNT_DEATHS_NESTED),
+			nested + 1);
+
+	preempt_disable();
+	n = kunwind_oops_show(KUNWIND_DEATH_OOPS, NULL, KERN_DEBUG);
+	preempt_enable();
+	KUNIT_EXPECT_GT(test, n, 0);
+}
+
+/* From an interrupt's registers, as the die notifier prints an oops. */
+struct irq_show {
+	struct hrtimer timer;
+	unsigned int walked;
+	int shown;
+	bool done;
+};
+
+static enum hrtimer_restart irq_show_fn(struct hrtimer *t)
+{
+	struct irq_show *s = container_of(t, struct irq_show, timer);
+	struct pt_regs *regs = get_irq_regs();
+	struct kt_trace tr;
+
+	if (regs && !user_mode(regs)) {
+		kt_kunwind_regs(&tr, regs);
+		s->walked = tr.n;
+		s->shown = kunwind_oops_show(KUNWIND_DEATH_OOPS, regs,
+					     KERN_DEBUG);
+	}
+	WRITE_ONCE(s->done, true);
+	return HRTIMER_NORESTART;
+}
+
+static void oops_show_from_irq_regs(struct kunit *test)
+{
+	struct irq_show s = {};
+	int i;
+
+	hrtimer_init_on_stack(&s.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	s.timer.function = irq_show_fn;
+	for (i = 0; i < 50 && !s.shown; i++) {
+		WRITE_ONCE(s.done, false);
+		hrtimer_start(&s.timer, ns_to_ktime(200 * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_HARD);
+		while (!READ_ONCE(s.done))
+			cpu_relax();
+		hrtimer_cancel(&s.timer);
+	}
+	destroy_hrtimer_on_stack(&s.timer);
+	KUNIT_ASSERT_GT_MSG(test, s.shown, 0,
+			    "no kernel-mode interrupt regs in 50 tries");
+	KUNIT_EXPECT_EQ(test, s.shown, (int)s.walked);
+}
+
+static struct kunit_case oops_test_cases[] = {
+	KUNIT_CASE(oops_show_prints_every_frame),
+	KUNIT_CASE(oops_depth_bounds_the_frames),
+	KUNIT_CASE(oops_guard_refuses_nested_death),
+	KUNIT_CASE(oops_show_from_irq_regs),
+	{}
+};
+
+static struct kunit_suite oops_test_suite = {
+	.name = "kunwind_oops",
+	.test_cases = oops_test_cases,
+};
+kunit_test_suite(oops_test_suite);
