@@ -17,19 +17,20 @@
 #include "kunwind_test.h"
 
 /* Frames of the walk from here, as kunwind_oops_show() walks them. */
-static noinline unsigned int walk_here(void)
+static noinline unsigned int walk_here(struct kt_trace *t)
 {
-	struct kt_trace t;
-
-	kt_kunwind_here(&t);
-	return t.n;
+	kt_kunwind_here(t);
+	return t->n;
 }
 
 static void oops_show_prints_every_frame(struct kunit *test)
 {
 	unsigned long before = kunwind_counter_read(KUNWIND_CNT_DEATHS);
+	struct kt_trace *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	unsigned int n_walk;
 	int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
 
 	/*
 	 * Not below panic(): nothing is left out, all frames are printed.
@@ -37,7 +38,7 @@ static void oops_show_prints_every_frame(struct kunit *test)
 	 * first frame is in walk_here(), the printer's in
 	 * kunwind_oops_show().
 	 */
-	n_walk = walk_here();
+	n_walk = walk_here(t);
 	preempt_disable();	/* the guard is per CPU */
 	n = kunwind_oops_show(KUNWIND_DEATH_PANIC, NULL, KERN_DEBUG);
 	preempt_enable();
@@ -90,6 +91,7 @@ static void oops_guard_refuses_nested_death(struct kunit *test)
 /* From an interrupt's registers, as the die notifier prints an oops. */
 struct irq_show {
 	struct hrtimer timer;
+	struct kt_trace tr;
 	unsigned int walked;
 	int shown;
 	bool done;
@@ -99,11 +101,10 @@ static enum hrtimer_restart irq_show_fn(struct hrtimer *t)
 {
 	struct irq_show *s = container_of(t, struct irq_show, timer);
 	struct pt_regs *regs = get_irq_regs();
-	struct kt_trace tr;
 
 	if (regs && !user_mode(regs)) {
-		kt_kunwind_regs(&tr, regs);
-		s->walked = tr.n;
+		kt_kunwind_regs(&s->tr, regs);
+		s->walked = s->tr.n;
 		s->shown = kunwind_oops_show(KUNWIND_DEATH_OOPS, regs,
 					     KERN_DEBUG);
 	}
@@ -113,23 +114,23 @@ static enum hrtimer_restart irq_show_fn(struct hrtimer *t)
 
 static void oops_show_from_irq_regs(struct kunit *test)
 {
-	struct irq_show s = {};
+	struct irq_show *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	int i;
 
-	hrtimer_init_on_stack(&s.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	s.timer.function = irq_show_fn;
-	for (i = 0; i < 50 && !s.shown; i++) {
-		WRITE_ONCE(s.done, false);
-		hrtimer_start(&s.timer, ns_to_ktime(200 * NSEC_PER_USEC),
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	s->timer.function = irq_show_fn;
+	for (i = 0; i < 50 && !s->shown; i++) {
+		WRITE_ONCE(s->done, false);
+		hrtimer_start(&s->timer, ns_to_ktime(200 * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_HARD);
-		while (!READ_ONCE(s.done))
+		while (!READ_ONCE(s->done))
 			cpu_relax();
-		hrtimer_cancel(&s.timer);
+		hrtimer_cancel(&s->timer);
 	}
-	destroy_hrtimer_on_stack(&s.timer);
-	KUNIT_ASSERT_GT_MSG(test, s.shown, 0,
+	KUNIT_ASSERT_GT_MSG(test, s->shown, 0,
 			    "no kernel-mode interrupt regs in 50 tries");
-	KUNIT_EXPECT_EQ(test, s.shown, (int)s.walked);
+	KUNIT_EXPECT_EQ(test, s->shown, (int)s->walked);
 }
 
 static struct kunit_case oops_test_cases[] = {

@@ -259,6 +259,7 @@ __kunwind_walk noinline unsigned int kunwind_print_trace(struct pt_regs *regs,
 
 	return show_walk(&w, start_walk(&w, NULL, regs), p);
 }
+EXPORT_SYMBOL_GPL(kunwind_print_trace);
 
 __kunwind_walk noinline void kunwind_show_stack(struct task_struct *task,
 				 struct pt_regs *regs, const char *loglvl)
