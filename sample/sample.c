@@ -21,7 +21,33 @@
  * seen from outside while it sleeps.  Loading runs them all but the exit
  * point, which runs at rmmod; writing to
  * /sys/module/kunwind_sample/parameters/trigger runs one more from a
- * sysfs write.
+ * sysfs write.  With points=0 (kunwind_sample.points=0 on the command
+ * line of scripts/mkinitramfs.sh's initramfs) none of them runs, not even
+ * the exit point, and the module prints nothing of its own.
+ *
+ * Deaths: writing a KIND to /sys/module/kunwind_sample/parameters/die
+ * prints "kunwind-sample: die KIND", then kills the kernel that way, so
+ * that an oops, a BUG or a panic has module frames to walk
+ * (scripts/death-boot.sh boots one death each, with oops=panic).  Every
+ * NULL read is a real one, through a pointer the compiler cannot see.
+ * Each death happens under at least four module frames: the writer's
+ * (or the kthread's, tasklet's, hrtimer's) function, then a chain of
+ * three.
+ *
+ *	kthread-null	a NULL read in a kthread, "ksample-die"
+ *	bug		BUG() in the writing process
+ *	asm		a NULL read in sample_asm.S: a function described by
+ *			kunwind hints, called by one described by .cfi_*
+ *	noreturn	a NULL read in a __noreturn function called as the last
+ *			instruction of its caller, whose return address is
+ *			the first byte of the next function (ip - 1 rule)
+ *	tasklet		a NULL read in a tasklet (softirq)
+ *	hrtimer		a NULL read in a hard hrtimer (hardirq)
+ *	sort		a NULL read in sort()'s comparison callback: the
+ *			kernel's sort_r() and sort() between module frames
+ *	panic		panic()
+ *	stack-overflow	unbounded recursion into the task stack's guard page:
+ *			a double fault (CONFIG_VMAP_STACK)
  */
 #define pr_fmt(fmt) "kunwind-sample: " fmt
 
@@ -34,6 +60,9 @@
 #include <linux/hrtimer.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/sort.h>
+#include <linux/string.h>
 #include <asm/asm.h>
 
 #include "kunwind_api.h"
@@ -275,6 +304,264 @@ static const struct kernel_param_ops ksample_trigger_ops = {
 module_param_cb(trigger, &ksample_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger, "write anything: print both traces once more");
 
+/*
+ * Deaths (the die parameter).  Each is a bottom function, what dies, run
+ * in a context, where it dies: the writing process, a kthread, a tasklet
+ * or a hard hrtimer.  Every context reaches the bottom function through
+ * the same three-frame chain, so an oops always has module frames under
+ * the faulting one.
+ */
+typedef void (*ksample_fn)(void);
+
+/*
+ * A read of address 0 that the compiler cannot drop or fold: it cannot
+ * see the pointer's value, and the caller uses what was read.
+ */
+static __always_inline long ksample_read_null(void)
+{
+	long *p = NULL;
+
+	OPTIMIZER_HIDE_VAR(p);
+	return READ_ONCE(*p);
+}
+
+static noinline void ksample_die_depth3(ksample_fn bottom)
+{
+	bottom();
+	barrier();
+}
+
+noinline void ksample_die_depth2(ksample_fn bottom)
+{
+	ksample_die_depth3(bottom);
+	barrier();
+}
+
+static noinline void ksample_die_depth1(ksample_fn bottom)
+{
+	ksample_die_depth2(bottom);
+	barrier();
+}
+
+/* The bottom functions. */
+static noinline void ksample_die_null(void)
+{
+	ksample_sink += ksample_read_null();
+}
+
+static noinline void ksample_die_bug(void)
+{
+	BUG();
+}
+
+static noinline void ksample_die_panic(void)
+{
+	panic("kunwind-sample: die panic");
+}
+
+/* sample_asm.S: a .cfi_* frame calling a hinted function that reads 0. */
+static noinline void ksample_die_asm(void)
+{
+	ksample_sink += ksample_asm_die();
+	barrier();
+}
+
+/*
+ * sort()'s callback faults at its second call: the kernel's sort_r()
+ * (and sort(), unless it tail-calls sort_r()) between module frames.
+ */
+static int ksample_die_cmp_calls;
+
+static int ksample_die_cmp(const void *a, const void *b)
+{
+	if (ksample_die_cmp_calls++)
+		ksample_sink += ksample_read_null();
+	return *(const int *)a - *(const int *)b;
+}
+
+static noinline void ksample_die_sort(void)
+{
+	int v[] = { 3, 1, 4, 1, 5 };
+
+	sort(v, ARRAY_SIZE(v), sizeof(v[0]), ksample_die_cmp, NULL);
+	ksample_sink += v[0];
+}
+
+/*
+ * The no-return death, laid out as the no-return point above (see there
+ * for the section, noipa and align-functions=1): ksample_die_noreturn()
+ * faults, and its return address in ksample_die_call_noreturn() is the
+ * first byte of ksample_die_after_noreturn() (or of its padding).  If the
+ * read did not fault, the writer sleeps forever, so that the boot times
+ * out rather than die some other way.
+ */
+static noinline __noreturn void ksample_die_noreturn(void)
+{
+	ksample_sink += ksample_read_null();
+	for (;;)
+		msleep(1000);
+}
+
+#define __ksample_die_noreturn_text __section(".text.ksample_die_noreturn")
+
+__ksample_die_noreturn_text __attribute__((__noipa__))
+__noreturn void ksample_die_call_noreturn(long x)
+{
+	ksample_sink += x;
+	ksample_die_noreturn();
+}
+
+__ksample_die_noreturn_text
+__attribute__((__noipa__, __optimize__("align-functions=1")))
+long ksample_die_after_noreturn(const long *p)
+{
+	return *p + 1;
+}
+
+static noinline void ksample_die_noreturn_path(void)
+{
+	static const long three = 3;
+
+	ksample_die_call_noreturn(ksample_die_after_noreturn(&three));
+}
+
+/*
+ * Recursion into the guard page below the task stack: the fault cannot
+ * push its exception frame on the stack it faulted on, so the CPU raises
+ * a double fault, which runs on its own IST stack and reports the guard
+ * page hit (CONFIG_VMAP_STACK: every kernel here has it).  Each level
+ * writes both ends of a 768-byte array (below the test kernel's
+ * CONFIG_FRAME_WARN=1024) and reads it after the call, so the frame is
+ * real and the call no tail call.  A 16 KiB kernel stack holds about 20
+ * levels (18 to 20 frames in the traces of 6.1, 6.12 and the test
+ * kernel); the limit is far beyond that, yet keeps the recursion finite
+ * for the compiler (-Winfinite-recursion).
+ */
+#define KSAMPLE_OVERFLOW_FRAME	768
+
+static noinline long ksample_overflow(unsigned long depth)
+{
+	char frame[KSAMPLE_OVERFLOW_FRAME];
+	unsigned long limit = 1UL << 20;
+	long below = 0;
+
+	OPTIMIZER_HIDE_VAR(limit);
+	frame[0] = depth;
+	frame[KSAMPLE_OVERFLOW_FRAME - 1] = depth;
+	barrier_data(frame);	/* the frame is written, and kept */
+	if (depth < limit)
+		below = ksample_overflow(depth + 1);
+	return below + frame[depth % KSAMPLE_OVERFLOW_FRAME];
+}
+
+static noinline void ksample_die_overflow(void)
+{
+	ksample_sink += ksample_overflow(0);
+}
+
+/*
+ * The contexts.  A context other than the writer finds its bottom
+ * function in ksample_die_later and dies on its own, while the write
+ * returns.
+ */
+static ksample_fn ksample_die_later;
+
+static int ksample_die_here(ksample_fn bottom)
+{
+	ksample_die_depth1(bottom);
+	return 0;
+}
+
+static int ksample_die_thread(void *unused)
+{
+	ksample_die_depth1(ksample_die_later);
+	return 0;
+}
+
+static int ksample_die_in_kthread(ksample_fn bottom)
+{
+	struct task_struct *t;
+
+	ksample_die_later = bottom;
+	t = kthread_run(ksample_die_thread, NULL, "ksample-die");
+	return PTR_ERR_OR_ZERO(t);
+}
+
+static void ksample_die_tasklet_fn(struct tasklet_struct *t)
+{
+	ksample_die_depth1(ksample_die_later);
+	barrier();
+}
+
+static DECLARE_TASKLET(ksample_die_tasklet, ksample_die_tasklet_fn);
+
+static int ksample_die_in_tasklet(ksample_fn bottom)
+{
+	ksample_die_later = bottom;
+	tasklet_schedule(&ksample_die_tasklet);
+	return 0;
+}
+
+static struct hrtimer ksample_die_hrtimer;
+
+static enum hrtimer_restart ksample_die_hrtimer_fn(struct hrtimer *t)
+{
+	ksample_die_depth1(ksample_die_later);
+	return HRTIMER_NORESTART;
+}
+
+static int ksample_die_in_hrtimer(ksample_fn bottom)
+{
+	ksample_die_later = bottom;
+	hrtimer_start(&ksample_die_hrtimer, ms_to_ktime(1),
+		      HRTIMER_MODE_REL_HARD);
+	return 0;
+}
+
+/* The kinds, in the order scripts/death-boot.sh runs "all". */
+static const struct ksample_death {
+	const char *kind;
+	int (*run)(ksample_fn bottom);	/* where: this context or another */
+	ksample_fn bottom;		/* what dies */
+} ksample_deaths[] = {
+	{ "kthread-null",	ksample_die_in_kthread,	ksample_die_null },
+	{ "bug",		ksample_die_here,	ksample_die_bug },
+	{ "asm",		ksample_die_here,	ksample_die_asm },
+	{ "noreturn",		ksample_die_here,	ksample_die_noreturn_path },
+	{ "tasklet",		ksample_die_in_tasklet,	ksample_die_null },
+	{ "hrtimer",		ksample_die_in_hrtimer,	ksample_die_null },
+	{ "sort",		ksample_die_here,	ksample_die_sort },
+	{ "panic",		ksample_die_here,	ksample_die_panic },
+	{ "stack-overflow",	ksample_die_here,	ksample_die_overflow },
+};
+
+static int ksample_die_set(const char *val, const struct kernel_param *kp)
+{
+	const struct ksample_death *d;
+	int ret;
+
+	for (d = ksample_deaths; d < ksample_deaths + ARRAY_SIZE(ksample_deaths);
+	     d++) {
+		if (!sysfs_streq(val, d->kind))
+			continue;
+		pr_emerg("die %s\n", d->kind);
+		ret = d->run(d->bottom);
+		barrier();	/* keeps this frame: no tail call */
+		return ret;
+	}
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops ksample_die_ops = {
+	.set = ksample_die_set,
+};
+module_param_cb(die, &ksample_die_ops, NULL, 0200);
+MODULE_PARM_DESC(die, "write a kind (sample.c): the kernel dies that way");
+
+static bool ksample_points = true;
+module_param_named(points, ksample_points, bool, 0444);
+MODULE_PARM_DESC(points, "run the points at load and rmmod (default: yes)");
+
 static noinline void __init ksample_init_deep(void)
 {
 	ksample_depth1(P_DEEP);
@@ -283,6 +570,12 @@ static noinline void __init ksample_init_deep(void)
 
 static int __init ksample_init(void)
 {
+	hrtimer_init(&ksample_die_hrtimer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_HARD);
+	ksample_die_hrtimer.function = ksample_die_hrtimer_fn;
+	if (!ksample_points)
+		return 0;
+
 	ksample_report(P_INIT);
 	ksample_init_deep();
 	ksample_recurse(5, P_RECURSE);
@@ -323,6 +616,10 @@ static noinline void __exit ksample_exit_deep(void)
 
 static void __exit ksample_exit(void)
 {
+	hrtimer_cancel(&ksample_die_hrtimer);
+	tasklet_kill(&ksample_die_tasklet);
+	if (!ksample_points)
+		return;
 	ksample_exit_deep();
 	kthread_stop(ksample_task);
 }

@@ -18,6 +18,9 @@
  *	ksample_asm_end		the stack ends here: KUNWIND_HINT_END
  *	ksample_asm_undefined	no unwinding past here: KUNWIND_HINT_UNDEFINED
  *
+ * and, at the end, the asm death (die=asm): ksample_asm_die (.cfi_*)
+ * calling ksample_asm_die_read (KUNWIND_HINT_CALL), which reads address 0.
+ *
  * The register and iret frames describe an "interrupted" instruction
  * inside the function (.Lregs_ip, .Liret_ip: after ENDBR, where the FDE
  * starts), with the stack pointer it had: the next frame is unwound from
@@ -229,3 +232,39 @@ SYM_FUNC_START(ksample_asm_undefined)
 	RET
 	CFI_ENDPROC
 SYM_FUNC_END(ksample_asm_undefined)
+
+/*
+ * The asm death (sample.c, die=asm): ksample_asm_die(), a frame described
+ * by .cfi_* (rbp saved, 16 bytes of locals), calls ksample_asm_die_read(),
+ * described by kunwind hints only, which reads address 0.  The oops's
+ * registers are inside ksample_asm_die_read(), with rbx pushed: its hint
+ * is the only way out for kunwind, then the CFI of ksample_asm_die().
+ * Both return what was read (were there no fault).
+ */
+SYM_FUNC_START(ksample_asm_die)
+	CFI_STARTPROC
+	pushq	%rbp
+	CFI_ADJUST_CFA_OFFSET 8
+	CFI_REL_OFFSET rbp, 0
+	subq	$16, %rsp
+	CFI_ADJUST_CFA_OFFSET 16
+	call	ksample_asm_die_read
+	addq	$16, %rsp
+	CFI_ADJUST_CFA_OFFSET -16
+	popq	%rbp
+	CFI_ADJUST_CFA_OFFSET -8
+	CFI_RESTORE rbp
+	RET
+	CFI_ENDPROC
+SYM_FUNC_END(ksample_asm_die)
+
+SYM_FUNC_START(ksample_asm_die_read)
+	KUNWIND_HINT_CALL(8)
+	pushq	%rbx
+	KUNWIND_HINT_CALL(16)
+	xorl	%ebx, %ebx
+	movq	(%rbx), %rax			/* the fault: a read of 0 */
+	popq	%rbx
+	KUNWIND_HINT_CALL(8)
+	RET
+SYM_FUNC_END(ksample_asm_die_read)
