@@ -510,11 +510,30 @@ static enum hrtimer_restart ksample_die_hrtimer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * Interrupted in module code: the timer is pinned to this CPU, which
+ * spins in ksample_die_wait() until it fires, so that the oops's trace
+ * goes from the IRQ stack through the interrupt's register frame (RIP:
+ * in this module) back to the task stack.  Not reached: the timer kills
+ * the machine well within the second.
+ */
+static noinline void ksample_die_wait(void)
+{
+	u64 end = ktime_get_ns() + NSEC_PER_SEC;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	pr_warn("die hrtimer: the timer did not fire within a second\n");
+}
+
 static int ksample_die_in_hrtimer(ksample_fn bottom)
 {
 	ksample_die_later = bottom;
+	preempt_disable();
 	hrtimer_start(&ksample_die_hrtimer, ms_to_ktime(1),
-		      HRTIMER_MODE_REL_HARD);
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	ksample_die_wait();
+	preempt_enable();
 	return 0;
 }
 

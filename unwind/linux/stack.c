@@ -87,6 +87,24 @@ static __kunwind_walk bool find_stack(struct kunwind_walk *w,
 	       word_in(addr, *lo, *hi);
 }
 
+/*
+ * A register set whose sp overflowed into the guard page below a stack
+ * (a kernel stack overflow: the double fault's handle_stack_overflow()
+ * dies with it): its stack is the one that starts at the next page up,
+ * as ORC's __unwind_start() and show_trace_log_lvl() take it.  Only
+ * that first frame's sp may lie there; every other must be on a stack.
+ */
+static __kunwind_walk bool guard_page_stack(struct kunwind_walk *w,
+					    unsigned long sp,
+					    unsigned long *lo,
+					    unsigned long *hi,
+					    enum stack_type *type)
+{
+	unsigned long page = PAGE_ALIGN(sp);
+
+	return page != sp && find_stack(w, page, lo, hi, type) && *lo == page;
+}
+
 /* dump_stack()'s name of the stack holding sp. */
 __kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_walk *w,
 						   unsigned long sp)
@@ -94,7 +112,8 @@ __kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_walk *w,
 	enum stack_type type;
 	unsigned long lo, hi;
 
-	if (!find_stack(w, sp, &lo, &hi, &type))
+	if (!find_stack(w, sp, &lo, &hi, &type) &&
+	    !guard_page_stack(w, sp, &lo, &hi, &type))
 		return "UNKNOWN";
 	return kunwind_stack_name(type);
 }
@@ -348,6 +367,10 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
 		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH, 0);
 	if (user_mode(regs))
 		w->s.stop = KUNWIND_STOP_END;
+	else if (w->s.stop == KUNWIND_STOP_BAD_READ &&
+		 guard_page_stack(w, w->s.sp, &w->s.stack_lo, &w->s.stack_hi,
+				  NULL))
+		w->s.stop = KUNWIND_STOP_NONE;
 	w->frame_flags = KUNWIND_FRAME_REGS;
 	return walk_first(w);
 }
