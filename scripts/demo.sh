@@ -10,7 +10,9 @@
 # (scripts/stock-boot.sh: build, initramfs, boot, about 30 s) and prints,
 # for a few points of sample/sample.c (or the POINTs given, numbers),
 # kunwind's backtrace beside the kernel's dump_stack(), then one line per
-# point.  Part 2 is the host demo (scripts/host-demo.sh): kunwind-gen and
+# point.  Part 1b boots it once more and kills it (scripts/death-boot.sh:
+# the sample's hrtimer death) and prints kunwind's oops backtrace beside
+# the kernel's oops report.  Part 2 is the host demo (scripts/host-demo.sh): kunwind-gen and
 # kunwind-stack on a core file; it needs build/tests/stackprog and
 # build/kunwind-stack (make demo builds them) and is skipped without.
 set -e
@@ -36,6 +38,19 @@ echo
 python3 "$top/tests/stock.test" --show "$log" $points
 echo
 echo "(all of it: $log)"
+
+echo
+echo "== part 1b: an oops, kunwind's backtrace beside the kernel's own"
+echo "kunwind demo: the sample module is told to die (scripts/death-boot.sh $kver hrtimer): a NULL read in a hard hrtimer that interrupted the module's own code.  Left: kunwind.ko's trace from its die notifier, from the fault's registers; right: the kernel's oops report (its register dump's RIP, then its Call Trace without the '?' guesses)."
+# The last line: "hrtimer STATUS CONSOLE-LOG".
+res=$("$top/scripts/death-boot.sh" "$kver" hrtimer | tail -n1) || {
+	echo "demo: scripts/death-boot.sh $kver hrtimer failed: $res" >&2
+	exit 1
+}
+dlog=${res##* }
+echo
+python3 "$top/tests/death.test" --show hrtimer "$dlog"
+echo "(all of it: $dlog)"
 
 echo
 echo "== part 2: the host demo (scripts/host-demo.sh)"
