@@ -4,7 +4,7 @@
 # Kill a kernel in QEMU in each of the sample module's ways (sample.c, the
 # die parameter), one boot per death, and keep each console:
 #
-#	scripts/death-boot.sh [--timeout S] KERNEL KIND...
+#	scripts/death-boot.sh [--timeout S] [--append ARGS --tag TAG] KERNEL KIND...
 #
 # KERNEL: "test", the self-built test kernel (scripts/test-kernel.sh), or
 # a stock Debian kernel as scripts/stock-boot.sh takes it: 6.1, 6.12 or a
@@ -25,6 +25,9 @@
 # "kunwind_sample.points=0 oops=panic panic=-1 loglevel=7" to
 # scripts/qemu-run.sh's (console=ttyS0 panic=-1, and QEMU -no-reboot):
 # oops=panic makes every death a panic, and the panic ends QEMU at once.
+# --append ARGS adds more, such as kunwind.oops=0 (mkinitramfs.sh's /init
+# passes MODULE.PARAM= options to insmod); its boots go to DIR/KIND-TAG
+# instead of DIR/KIND.
 #
 # Outputs, per KIND: DIR/KIND/{test.sh,initrd.cpio.gz,console.log,
 # qemu.err}, where DIR is build/death/test for the test kernel and
@@ -64,11 +67,15 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # sample.c's ksample_deaths[], in its order.
 all_kinds="kthread-null bug asm noreturn tasklet hrtimer sort panic stack-overflow"
 
-timeout=300
+timeout=300 append='' tag=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) [ $# -ge 2 ] || die "--timeout wants seconds"
 		timeout=$2; shift 2 ;;
+	--append) [ $# -ge 2 ] || die "--append wants kernel arguments"
+		append=$2; shift 2 ;;
+	--tag) [ $# -ge 2 ] || die "--tag wants a name"
+		tag=$2; shift 2 ;;
 	-*) die "unknown option $1 (see the header of $0)" ;;
 	*) break ;;
 	esac
@@ -77,6 +84,11 @@ done
 case "$timeout" in
 '' | *[!0-9]*) die "--timeout wants whole seconds" ;;
 esac
+case "$tag" in
+*[!a-z0-9_-]*) die "--tag wants [a-z0-9_-]" ;;
+esac
+[ -z "$append" ] || [ -n "$tag" ] ||
+	die "--append needs a --tag (its boots' directory)"
 kernel=$1
 shift
 kinds=
@@ -160,7 +172,7 @@ done
 # apart by the log; 3 is QEMU ending with neither.
 rc=0
 for kind in $kinds; do
-	d=$out/$kind
+	d=$out/$kind${tag:+-$tag}
 	mkdir -p "$d"
 	cat >"$d/test.sh" <<EOF
 #!/bin/sh
@@ -180,7 +192,7 @@ EOF
 	set +e
 	"$top/scripts/qemu-run.sh" --kernel "$bzimage" \
 		--initrd "$d/initrd.cpio.gz" --timeout "$timeout" \
-		--append "kunwind_sample.points=0 oops=panic panic=-1 loglevel=7" \
+		--append "kunwind_sample.points=0 oops=panic panic=-1 loglevel=7${append:+ $append}" \
 		--log "$console" >/dev/null 2>"$d/qemu.err"
 	qrc=$?
 	set -e
