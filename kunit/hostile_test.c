@@ -124,10 +124,42 @@ static void hostile_walk_from_regs_with_data_ip_reports_nothing(struct kunit *te
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	KUNIT_EXPECT_EQ(test, t->n, 0u);
 	KUNIT_EXPECT_EQ(test, t->stop, KUNWIND_STOP_BAD_RA);
-	regs.ip = 0;
+}
+
+/*
+ * ip 0 is the fault of a call through a NULL pointer: the frame is
+ * reported, and its caller is the return address at sp, as ORC's null
+ * entry has it; none if that word is not text.
+ */
+static noinline void hostile_null_call_site(struct kunit *test,
+					    unsigned long *stack,
+					    struct kt_trace *t)
+{
+	struct pt_regs regs = {};
+
+	regs.sp = (unsigned long)stack;
+	regs.cs = __KERNEL_CS;
+	stack[0] = (unsigned long)__builtin_return_address(0);
+	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
+	KUNIT_EXPECT_GE(test, t->n, 2u);
+	KUNIT_EXPECT_EQ(test, t->ip[0], 0UL);
+	KUNIT_EXPECT_EQ(test, t->ip[1], stack[0]);
+	stack[0] = (unsigned long)&jiffies;
 	t->n = 0;
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
-	KUNIT_EXPECT_EQ(test, t->n, 0u);
+	KUNIT_EXPECT_EQ(test, t->n, 1u);
+	KUNIT_EXPECT_EQ(test, t->ip[0], 0UL);
+	KUNIT_EXPECT_NE(test, t->stop, KUNWIND_STOP_END);
+}
+
+static void hostile_walk_from_regs_with_null_ip_steps_to_sp(struct kunit *test)
+{
+	struct kt_trace *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned long stack[8] = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	hostile_null_call_site(test, stack, t);
+	barrier_data(stack);
 }
 
 static void hostile_walk_from_regs_with_sp_on_no_stack_stops(struct kunit *test)
@@ -277,6 +309,7 @@ static struct kunit_case hostile_test_cases[] = {
 	KUNIT_CASE_PARAM(hostile_text_address_refuses_non_code, bad_addr_gen_params),
 	KUNIT_CASE_PARAM(hostile_walk_stops_at_bad_return_address, bad_addr_gen_params),
 	KUNIT_CASE(hostile_walk_from_regs_with_data_ip_reports_nothing),
+	KUNIT_CASE(hostile_walk_from_regs_with_null_ip_steps_to_sp),
 	KUNIT_CASE(hostile_walk_from_regs_with_sp_on_no_stack_stops),
 	KUNIT_CASE(hostile_read_nofault_refuses_what_the_kernel_refuses),
 	KUNIT_CASE(hostile_walk_of_task_without_stack_fails),

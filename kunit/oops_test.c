@@ -9,7 +9,9 @@
  * Printed at KERN_DEBUG, below the console's level: the KUnit console
  * stays free of traces (scripts/kunit-report.py fails on one).
  */
+#include <linux/completion.h>
 #include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/preempt.h>
 #include <asm/irq_regs.h>
 #include <asm/ptrace.h>
@@ -39,31 +41,36 @@ static void oops_show_prints_every_frame(struct kunit *test)
 	 * kunwind_oops_show().
 	 */
 	n_walk = walk_here(t);
-	preempt_disable();	/* the guard is per CPU */
 	n = kunwind_oops_show(KUNWIND_DEATH_PANIC, NULL, KERN_DEBUG);
-	preempt_enable();
 	KUNIT_EXPECT_EQ(test, n, (int)n_walk);
 	KUNIT_EXPECT_GE(test, n, 3);
 	KUNIT_EXPECT_EQ(test, kunwind_counter_read(KUNWIND_CNT_DEATHS),
 			before + 1);
 }
 
-static void oops_depth_bounds_the_frames(struct kunit *test)
+static void oops_depth_and_skip_bound_the_frames(struct kunit *test)
 {
 	struct kunwind_print p = { .loglvl = KERN_DEBUG, .what = "oops",
-				   .max = 3 };
+				   .max = KUNWIND_MAX_DEPTH };
+	unsigned int all = kunwind_print_trace(NULL, &p);
 
-	KUNIT_EXPECT_EQ(test, kunwind_print_trace(NULL, &p), 3U);
+	KUNIT_ASSERT_GE(test, all, 4U);
+	p.skip = 2;
+	KUNIT_EXPECT_EQ(test, kunwind_print_trace(NULL, &p), all - 2);
+	p.skip = all;
+	KUNIT_EXPECT_EQ(test, kunwind_print_trace(NULL, &p), 0U);
 	p.skip = 1;
+	p.max = 3;
 	KUNIT_EXPECT_EQ(test, kunwind_print_trace(NULL, &p), 3U);
+	p.skip = 0;
 	p.max = 1;
 	KUNIT_EXPECT_EQ(test, kunwind_print_trace(NULL, &p), 1U);
 }
 
 /*
- * A death during a backtrace on this CPU: kunwind_oops_enter() stands
- * for the one in progress.  The second gets -EBUSY, is counted, and the
- * guard is as it was: after the first ends, a trace prints again.
+ * A death of the context that is printing a backtrace:
+ * kunwind_oops_guard_enter() stands for the one in progress.  The second
+ * gets -EBUSY and is counted; after the first ends, a trace prints again.
  */
 static void oops_guard_refuses_nested_death(struct kunit *test)
 {
@@ -72,9 +79,9 @@ static void oops_guard_refuses_nested_death(struct kunit *test)
 	int n;
 
 	preempt_disable();
-	first = kunwind_oops_enter();
+	first = kunwind_oops_guard_enter();
 	n = kunwind_oops_show(KUNWIND_DEATH_OOPS, NULL, KERN_DEBUG);
-	kunwind_oops_exit();
+	kunwind_oops_guard_leave();
 	preempt_enable();
 	KUNIT_EXPECT_TRUE(test, first);
 	KUNIT_EXPECT_EQ(test, n, -EBUSY);
@@ -82,10 +89,47 @@ static void oops_guard_refuses_nested_death(struct kunit *test)
 			kunwind_counter_read(KUNWIND_CNT_DEATHS_NESTED),
 			nested + 1);
 
-	preempt_disable();
 	n = kunwind_oops_show(KUNWIND_DEATH_OOPS, NULL, KERN_DEBUG);
-	preempt_enable();
 	KUNIT_EXPECT_GT(test, n, 0);
+}
+
+/*
+ * A nested oops never returns to the trace it interrupted: it kills the
+ * task.  The guard it left taken on that CPU must not silence the next
+ * task that dies there: a kthread on the same CPU still prints.
+ */
+struct other_show {
+	struct completion done;
+	int shown;
+};
+
+static int other_show_fn(void *arg)
+{
+	struct other_show *o = arg;
+
+	o->shown = kunwind_oops_show(KUNWIND_DEATH_OOPS, NULL, KERN_DEBUG);
+	complete(&o->done);
+	return 0;
+}
+
+static void oops_guard_not_stuck_after_a_death(struct kunit *test)
+{
+	struct other_show o = { .shown = -1 };
+	struct task_struct *t;
+
+	init_completion(&o.done);
+	migrate_disable();
+	KUNIT_EXPECT_TRUE(test, kunwind_oops_guard_enter());	/* never left */
+	t = kthread_create(other_show_fn, &o, "kt-oops-other");
+	if (!IS_ERR(t)) {
+		kthread_bind(t, smp_processor_id());
+		wake_up_process(t);
+		wait_for_completion(&o.done);
+	}
+	kunwind_oops_guard_leave();
+	migrate_enable();
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_EXPECT_GT(test, o.shown, 0);
 }
 
 /* From an interrupt's registers, as the die notifier prints an oops. */
@@ -135,8 +179,9 @@ static void oops_show_from_irq_regs(struct kunit *test)
 
 static struct kunit_case oops_test_cases[] = {
 	KUNIT_CASE(oops_show_prints_every_frame),
-	KUNIT_CASE(oops_depth_bounds_the_frames),
+	KUNIT_CASE(oops_depth_and_skip_bound_the_frames),
 	KUNIT_CASE(oops_guard_refuses_nested_death),
+	KUNIT_CASE(oops_guard_not_stuck_after_a_death),
 	KUNIT_CASE(oops_show_from_irq_regs),
 	{}
 };

@@ -35,6 +35,7 @@
  * three.
  *
  *	kthread-null	a NULL read in a kthread, "ksample-die"
+ *	null-call	a call through a NULL function pointer (ip 0)
  *	bug		BUG() in the writing process
  *	asm		a NULL read in sample_asm.S: a function described by
  *			kunwind hints, called by one described by .cfi_*
@@ -42,7 +43,8 @@
  *			instruction of its caller, whose return address is
  *			the first byte of the next function (ip - 1 rule)
  *	tasklet		a NULL read in a tasklet (softirq)
- *	hrtimer		a NULL read in a hard hrtimer (hardirq)
+ *	hrtimer		a NULL read in a hard hrtimer (hardirq) that
+ *			interrupted this module's code
  *	sort		a NULL read in sort()'s comparison callback: the
  *			kernel's sort_r() and sort() between module frames
  *	panic		panic()
@@ -349,6 +351,21 @@ static noinline void ksample_die_null(void)
 	ksample_sink += ksample_read_null();
 }
 
+/*
+ * A call through a NULL function pointer, the commonest oops: the fault
+ * is the fetch at ip 0, and the return address into this function is at
+ * sp.  The call is not the last instruction (barrier()): it is a call,
+ * not a jump.
+ */
+static noinline void ksample_die_null_call(void)
+{
+	void (*fn)(void) = NULL;
+
+	OPTIMIZER_HIDE_VAR(fn);
+	fn();
+	barrier();
+}
+
 static noinline void ksample_die_bug(void)
 {
 	BUG();
@@ -544,6 +561,7 @@ static const struct ksample_death {
 	ksample_fn bottom;		/* what dies */
 } ksample_deaths[] = {
 	{ "kthread-null",	ksample_die_in_kthread,	ksample_die_null },
+	{ "null-call",		ksample_die_here,	ksample_die_null_call },
 	{ "bug",		ksample_die_here,	ksample_die_bug },
 	{ "asm",		ksample_die_here,	ksample_die_asm },
 	{ "noreturn",		ksample_die_here,	ksample_die_noreturn_path },

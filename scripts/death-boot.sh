@@ -8,8 +8,9 @@
 #
 # KERNEL: "test", the self-built test kernel (scripts/test-kernel.sh), or
 # a stock Debian kernel as scripts/stock-boot.sh takes it: 6.1, 6.12 or a
-# full release.  KIND: kthread-null bug asm noreturn tasklet hrtimer sort
-# panic stack-overflow, or "all" for each of them in that order.
+# full release.  KIND: kthread-null null-call bug asm noreturn tasklet
+# hrtimer sort panic stack-overflow, or "all" for each of them in that
+# order.
 #
 # Build once: for the test kernel, kunwind.ko (with the vmlinux table,
 # KUNWIND_VMLINUX=<build dir>/vmlinux) and sample/kunwind_sample.ko in a
@@ -65,7 +66,7 @@ now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # sample.c's ksample_deaths[], in its order.
-all_kinds="kthread-null bug asm noreturn tasklet hrtimer sort panic stack-overflow"
+all_kinds="kthread-null null-call bug asm noreturn tasklet hrtimer sort panic stack-overflow"
 
 timeout=300 append='' tag=''
 while [ $# -gt 0 ]; do

@@ -173,7 +173,7 @@ fi
 console=$out/console.log
 set +e
 "$here/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
-	--initrd "$out/initramfs.cpio.gz" --append "kunit.enable=1" \
+	--initrd "$out/initramfs.cpio.gz" --append "kunit.enable=1 nmi_watchdog=0" \
 	--timeout "$timeout" --log "$console" >/dev/null 2>"$out/qemu.err"
 qrc=$?
 set -e

@@ -210,7 +210,7 @@ static __kunwind_walk bool show_frame(void *cookie, const struct kunwind_frame *
 	if (f->flags & KUNWIND_FRAME_GUESS)
 		show_line("%s ? %pBb%s\n", lvl, (void *)f->ip, orc);
 	else if (f->flags & KUNWIND_FRAME_REGS)
-		show_line("%sRIP: %04x:%pSb%s\n", lvl, __KERNEL_CS,
+		show_line("%sRIP: %04x:%pS%s\n", lvl, __KERNEL_CS,
 			  (void *)f->ip, orc);
 	else
 		show_line("%s %pBb%s\n", lvl, (void *)f->ip, orc);
@@ -250,7 +250,7 @@ static __kunwind_walk unsigned int show_walk(struct kunwind_walk *w, bool first,
 
 /*
  * For oops.c: print current's stack from regs, or (regs NULL) from the
- * caller of the function that calls this, leaving out p->skip frames.
+ * function that calls this, leaving out p->skip frames.
  */
 __kunwind_walk noinline unsigned int kunwind_print_trace(struct pt_regs *regs,
 						  const struct kunwind_print *p)

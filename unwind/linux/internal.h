@@ -223,24 +223,30 @@ struct kunwind_print {
 
 /*
  * Print current's stack like show_trace_log_lvl(): from regs, or (regs
- * NULL) from the caller of the function that calls this.  Returns the
- * frames printed.  Any context; allocates nothing, takes no lock.
+ * NULL) from the function that calls this (its first frame is in that
+ * function, at the return address of this call).  Returns the frames
+ * printed.  Any context; allocates nothing, takes no lock.
  */
 unsigned int kunwind_print_trace(struct pt_regs *regs,
 				 const struct kunwind_print *p);
 
 /*
  * oops.c: the backtraces printed when the kernel dies.  The die and panic
- * notifiers call kunwind_oops_show() inside kunwind_oops_enter()/exit(),
- * a per-CPU guard: a death on a CPU that is printing one already (a
- * fault inside the walk, a nested oops) prints one line instead of a
- * trace.  Exported for the KUnit suites.
+ * notifiers call kunwind_oops_show(), which runs inside a per-CPU guard
+ * (kunwind_oops_guard_enter()/leave(), preemption off): a death of the
+ * context that is printing one already (a fault inside the walk, a nested
+ * oops, an NMI that dies) prints one line instead of a trace.  Exported
+ * for the KUnit suites.
  */
 enum kunwind_death { KUNWIND_DEATH_OOPS, KUNWIND_DEATH_PANIC };
 
-bool kunwind_oops_enter(void);
-void kunwind_oops_exit(void);
-/* Frames printed, or -EBUSY when the guard refused. */
+bool kunwind_oops_guard_enter(void);
+void kunwind_oops_guard_leave(void);
+/*
+ * Print the backtrace of a death: an oops from regs, a panic from where
+ * panic() was called (regs NULL).  Frames printed, or -EBUSY when the
+ * guard refused.
+ */
 int kunwind_oops_show(enum kunwind_death death, struct pt_regs *regs,
 		      const char *loglvl);
 int kunwind_oops_init(void);
@@ -292,6 +298,7 @@ struct kunwind_syms {
 	struct mutex *module_mutex;		/* ... and its lock */
 	unsigned long ret_from_fork;		/* a new task's switch target */
 	unsigned long sched_text[2], lock_text[2];
+	unsigned long vpanic, oops_end[2];	/* oops.c; [1]: .cold */
 	/* function_graph: return_to_handler, and its undo */
 	unsigned long return_to_handler;
 	unsigned long (*ftrace_graph_ret_addr)(struct task_struct *task,
@@ -309,6 +316,9 @@ extern struct kunwind_syms kunwind_sym;
 void kunwind_symbols_init(void);
 /* kallsyms_lookup_name(), 0 if unavailable (no kprobes, IBT-sealed). */
 unsigned long kunwind_lookup_name(const char *name);
+/* [*start, *end) of the function starting at addr (kallsyms' size). */
+bool kunwind_func_range(unsigned long addr, unsigned long *start,
+			unsigned long *end);
 
 /* ---- between the module's files (not exported) --------------------- */
 

@@ -12,9 +12,8 @@
  * A panic (the panic notifiers): from where panic() was called.  panic()
  * calls them after dump_stack() and after stopping the other CPUs, and
  * only if kdump did not take over first (crash_kexec_post_notifiers).
- * Like panic()'s own dump_stack(), nothing is printed for a panic that
- * an oops caused (TAINT_DIE: its trace is above) or that follows a
- * nested oops.
+ * Like panic()'s own dump_stack(), a panic that an oops caused (called
+ * from oops_end(): "Fatal exception") gets one line, not a second trace.
  *
  * What runs here allocates nothing and takes no lock: the walk is the
  * one of every kunwind trace (any context, NMI included), printk stores
@@ -38,6 +37,7 @@
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
+#include <linux/stringify.h>
 #include <asm/ptrace.h>
 #include "internal.h"
 
@@ -57,53 +57,69 @@ static const struct kernel_param_ops oops_depth_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(oops_depth, &oops_depth_ops, &oops_depth, 0644);
-MODULE_PARM_DESC(oops_depth, "frames of an oops or panic backtrace, at most (1-128)");
-
-/* Deaths this CPU is printing: more than one is a death during a trace. */
-static DEFINE_PER_CPU(unsigned int, oops_busy);
-
-/* The caller runs with interrupts or preemption off. */
-__kunwind_walk bool kunwind_oops_enter(void)
-{
-	return this_cpu_inc_return(oops_busy) == 1;
-}
-EXPORT_SYMBOL_GPL(kunwind_oops_enter);
-
-__kunwind_walk void kunwind_oops_exit(void)
-{
-	this_cpu_dec(oops_busy);
-}
-EXPORT_SYMBOL_GPL(kunwind_oops_exit);
-
-/* How far panic() is from a walk started in kunwind_oops_show(). */
-struct panic_search {
-	unsigned int n, found;	/* frames seen; panic()'s index + 1 */
-};
-
-/* strcmp() == 0 without a call out of .kprobes.text (walkpath.test) */
-static __kunwind_walk bool same_name(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
+MODULE_PARM_DESC(oops_depth, "frames of an oops or panic backtrace, at most (1-"
+		 __stringify(KUNWIND_MAX_DEPTH) ")");
 
 /*
- * By name: panic() and vpanic() (6.15's) are exported, their ends are
- * not, and nothing walks here often.  ip - 1: these are return
- * addresses.
+ * The task printing a backtrace on this CPU, or NULL.  A death of that
+ * same context meanwhile (a fault inside kunwind, a nested oops, an NMI
+ * that dies: all run as current) is refused.  An owner, not a count: a
+ * nested oops never returns to the trace it interrupted (it kills the
+ * task or panics), and the next task to die on this CPU must still get
+ * its trace.
  */
+static DEFINE_PER_CPU(struct task_struct *, oops_owner);
+
+/* Preemption is off: the guard is this CPU's. */
+__kunwind_walk bool kunwind_oops_guard_enter(void)
+{
+	if (this_cpu_read(oops_owner) == current)
+		return false;
+	this_cpu_write(oops_owner, current);
+	return true;
+}
+EXPORT_SYMBOL_GPL(kunwind_oops_guard_enter);
+
+__kunwind_walk void kunwind_oops_guard_leave(void)
+{
+	this_cpu_write(oops_owner, NULL);
+}
+EXPORT_SYMBOL_GPL(kunwind_oops_guard_leave);
+
+/*
+ * The functions a panic's walk looks for, [start, end), resolved at load:
+ * panic() (and vpanic(), 6.15's, which panic() calls) and oops_end()
+ * (and its .cold part), whose panic follows an oops.  0, 0: unknown.
+ */
+static unsigned long panic_text[2], vpanic_text[2];
+static unsigned long oops_end_text[2], oops_end_cold_text[2];
+
+static __kunwind_walk bool in_text(const unsigned long *text, unsigned long ip)
+{
+	return ip - text[0] < text[1] - text[0];
+}
+
+/* Where panic() is in a walk started in kunwind_oops_show(). */
+struct panic_search {
+	unsigned int n, found;	/* frames seen; panic()'s index + 1 */
+	bool from_oops;		/* the frame after it is in oops_end() */
+};
+
+/* ip - 1: these are return addresses. */
 static __kunwind_walk bool find_panic(void *cookie, const struct kunwind_frame *f)
 {
 	struct panic_search *ps = cookie;
-	char name[KSYM_NAME_LEN];
+	unsigned long ip = f->ip - 1;
 
-	snprintf(name, sizeof(name), "%ps", (void *)(f->ip - 1));
 	ps->n++;
-	if (same_name(name, "panic") || same_name(name, "vpanic"))
+	if (in_text(panic_text, ip) || in_text(vpanic_text, ip)) {
 		ps->found = ps->n;
+		ps->from_oops = false;
+	} else if (ps->found == ps->n - 1 &&
+		   (in_text(oops_end_text, ip) ||
+		    in_text(oops_end_cold_text, ip))) {
+		ps->from_oops = true;
+	}
 	/* panic()'s frame is a few above the notifier's, never far */
 	return ps->n < 16;
 }
@@ -117,25 +133,34 @@ __kunwind_walk noinline int kunwind_oops_show(enum kunwind_death death,
 		.what = death == KUNWIND_DEATH_OOPS ? "oops" : "panic",
 		.max = READ_ONCE(oops_depth),
 	};
-	int n;
+	int n = 0;
 
-	if (!kunwind_oops_enter()) {
-		kunwind_oops_exit();
+	preempt_disable_notrace();
+	if (!kunwind_oops_guard_enter()) {
 		kunwind_count(KUNWIND_CNT_DEATHS_NESTED, 1);
 		printk("%skunwind: no backtrace of this %s: CPU %d died while kunwind printed one\n",
 		       loglvl, p.what, raw_smp_processor_id());
+		preempt_enable_notrace();
 		return -EBUSY;
 	}
 	if (!regs) {
 		/* Both walks start in this function: same frames above it. */
-		struct panic_search ps = { 0, 0 };
+		struct panic_search ps = { 0, 0, false };
 
 		kunwind_walk(NULL, NULL, find_panic, &ps);
 		p.skip = ps.found;
+		if (ps.from_oops) {
+			/* as panic() skips its dump_stack() after an oops */
+			printk("%skunwind: panic from an oops: its backtrace is above\n",
+			       loglvl);
+			goto out;
+		}
 	}
 	n = kunwind_print_trace(regs, &p);
 	kunwind_count(KUNWIND_CNT_DEATHS, 1);
-	kunwind_oops_exit();
+out:
+	kunwind_oops_guard_leave();
+	preempt_enable_notrace();
 	return n;
 }
 EXPORT_SYMBOL_GPL(kunwind_oops_show);
@@ -151,24 +176,18 @@ static __kunwind_walk int die_notify(struct notifier_block *nb,
 	return NOTIFY_DONE;
 }
 
-/* Not __kunwind_walk: test_taint() is an ordinary kernel function. */
-static int panic_notify(struct notifier_block *nb, unsigned long val,
-			void *data)
+static __kunwind_walk int panic_notify(struct notifier_block *nb,
+				       unsigned long val, void *data)
 {
-	if (!READ_ONCE(oops_on))
-		return NOTIFY_DONE;
-	/* panic()'s own condition for its dump_stack() */
-	if (test_taint(TAINT_DIE) || oops_in_progress > 1) {
-		pr_emerg("panic after an oops: its backtrace is above\n");
-		return NOTIFY_DONE;
-	}
-	kunwind_oops_show(KUNWIND_DEATH_PANIC, NULL, KERN_EMERG);
+	if (READ_ONCE(oops_on))
+		kunwind_oops_show(KUNWIND_DEATH_PANIC, NULL, KERN_EMERG);
 	return NOTIFY_DONE;
 }
 
 /*
- * First in both chains: the trace is printed before notifiers that may
- * dump a lot or never return (kdb, hypervisor panic hooks).
+ * The highest priority in both chains: the trace comes before notifiers
+ * that may dump a lot or never return (kdb, hypervisor panic hooks);
+ * kprobes' die notifier has it too, and ignores DIE_OOPS.
  */
 static struct notifier_block die_nb = {
 	.notifier_call = die_notify,
@@ -182,7 +201,15 @@ static struct notifier_block panic_nb = {
 
 int kunwind_oops_init(void)
 {
-	int err = register_die_notifier(&die_nb);
+	int err;
+
+	kunwind_func_range((unsigned long)panic, &panic_text[0], &panic_text[1]);
+	kunwind_func_range(kunwind_sym.vpanic, &vpanic_text[0], &vpanic_text[1]);
+	kunwind_func_range(kunwind_sym.oops_end[0], &oops_end_text[0],
+			   &oops_end_text[1]);
+	kunwind_func_range(kunwind_sym.oops_end[1], &oops_end_cold_text[0],
+			   &oops_end_cold_text[1]);
+	err = register_die_notifier(&die_nb);
 
 	if (err)
 		return err;

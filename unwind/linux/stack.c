@@ -352,7 +352,11 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start);
  * From an interrupt, exception or NMI: the interrupted ip is exact.  A
  * user-mode register set has no kernel frames above it: its ip is the
  * only frame (as stack_trace_save_regs() reports it).  A kernel-mode one
- * whose ip is not text is inconsistent: no frame at all.
+ * whose ip is not text is inconsistent: no frame at all; but for ip 0,
+ * the fault of a call through a NULL function pointer, the commonest
+ * oops: the call's return address is at sp, and ORC, which no table
+ * replaces there, steps to it (orc_find(0) is its null entry), as the
+ * kernel's own trace of that oops does.
  */
 __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
 					    struct pt_regs *regs)
@@ -361,7 +365,7 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
 	w->regs = regs;
 	if (!rcu_ok())
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
-	if (!user_mode(regs) && !kunwind_text_address(regs->ip))
+	if (!user_mode(regs) && regs->ip && !kunwind_text_address(regs->ip))
 		return walk_fail(w, KUNWIND_STOP_BAD_RA);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, regs->ip,
 		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH, 0);

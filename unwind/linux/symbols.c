@@ -10,6 +10,8 @@
  * Whatever cannot be had is said once at load, with what is lost; the
  * module never fails to load for it.
  */
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -88,6 +90,12 @@ static const struct sym_desc sym_descs[] = {
 	  "kunwind_save_tsk() keeps lock frames" },
 	{ { "__lock_text_end" }, SYM(lock_text[1]), false, "__lock_text_start",
 	  "kunwind_save_tsk() keeps lock frames" },
+	/* oops.c: a panic's frames, and whether an oops caused it */
+	{ { "vpanic" }, SYM(vpanic), false, NULL, NULL },	/* >= 6.15 */
+	{ { "oops_end" }, SYM(oops_end[0]), false, NULL,
+	  "a panic that an oops caused gets a second backtrace" },
+	/* GCC moves its panic() call to a part of its own (6.1) */
+	{ { "oops_end.cold" }, SYM(oops_end[1]), false, NULL, NULL },
 	{ { "return_to_handler" }, SYM(return_to_handler), false, NULL, NULL },
 	{ { "ftrace_graph_ret_addr" }, SYM(ftrace_graph_ret_addr), true, "return_to_handler",
 	  "return addresses replaced by function_graph are recovered by ORC steps" },
@@ -128,6 +136,31 @@ unsigned long kunwind_lookup_name(const char *name)
 	       kunwind_sym.kallsyms_lookup_name(name) : 0;
 }
 EXPORT_SYMBOL_GPL(kunwind_lookup_name);
+
+/*
+ * [*start, *end) of the function at addr, its size from kallsyms ("+0x0/
+ * 0x3c0", what %pS prints); false if kallsyms does not know it.
+ */
+bool kunwind_func_range(unsigned long addr, unsigned long *start,
+			unsigned long *end)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	unsigned long size;
+	char *p;
+
+	if (!addr)
+		return false;
+	sprint_symbol(buf, addr);
+	p = strchr(buf, '/');
+	if (!p || !strstr(buf, "+0x0/"))
+		return false;
+	p[strcspn(p, " ")] = '\0';	/* " [module]" */
+	if (kstrtoul(p + 1, 16, &size) || !size)
+		return false;
+	*start = addr;
+	*end = addr + size;
+	return true;
+}
 
 /* Was the entry named name (an earlier one) resolved? */
 static bool resolved(const char *name, const bool *found, unsigned int before)
