@@ -599,6 +599,73 @@ static bool ksample_points = true;
 module_param_named(points, ksample_points, bool, 0444);
 MODULE_PARM_DESC(points, "run the points at load and rmmod (default: yes)");
 
+/*
+ * Work for the profiler (work=1): a kthread that keeps a CPU busy in
+ * this module's functions, at several depths, and in vmlinux functions
+ * they call (sort(), memset()), until rmmod.  What a profile of it must
+ * show: ksample_work_* frames under kthread, named with the module.
+ */
+static bool ksample_work;
+module_param_named(work, ksample_work, bool, 0444);
+MODULE_PARM_DESC(work, "run a busy kthread for the profiler (default: no)");
+
+static struct task_struct *ksample_work_task;
+static long ksample_work_buf[256];
+
+static int ksample_work_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static noinline long ksample_work_leaf(long seed)
+{
+	long x = seed;
+	int i;
+
+	for (i = 0; i < 2000; i++)
+		x = x * 6364136223846793005L + 1442695040888963407L;
+	return x;
+}
+
+static noinline long ksample_work_sort(long seed)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ksample_work_buf); i++)
+		ksample_work_buf[i] = ksample_work_leaf(seed + i) >> 8;
+	sort(ksample_work_buf, ARRAY_SIZE(ksample_work_buf), sizeof(long),
+	     ksample_work_cmp, NULL);
+	return ksample_work_buf[0];
+}
+
+static noinline long ksample_work_nest(int depth, long seed)
+{
+	long x;
+
+	if (depth > 0)
+		x = ksample_work_nest(depth - 1, seed + depth);
+	else if (seed & 1)
+		x = ksample_work_sort(seed);
+	else
+		x = ksample_work_leaf(seed);
+	barrier();
+	return x;
+}
+
+static int ksample_work_fn(void *unused)
+{
+	long seed = 1;
+
+	while (!kthread_should_stop()) {
+		seed = ksample_work_nest(seed & 7, seed) | 1;
+		seed += ksample_work_leaf(seed) & 0xff;
+		cond_resched();
+	}
+	return 0;
+}
+
 static noinline void __init ksample_init_deep(void)
 {
 	ksample_depth1(P_DEEP);
@@ -610,6 +677,12 @@ static int __init ksample_init(void)
 	hrtimer_init(&ksample_die_hrtimer, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_REL_HARD);
 	ksample_die_hrtimer.function = ksample_die_hrtimer_fn;
+	if (ksample_work) {
+		ksample_work_task = kthread_run(ksample_work_fn, NULL,
+						"ksample-work");
+		if (IS_ERR(ksample_work_task))
+			return PTR_ERR(ksample_work_task);
+	}
 	if (!ksample_points)
 		return 0;
 
@@ -655,6 +728,8 @@ static void __exit ksample_exit(void)
 {
 	hrtimer_cancel(&ksample_die_hrtimer);
 	tasklet_kill(&ksample_die_tasklet);
+	if (ksample_work_task)
+		kthread_stop(ksample_work_task);
 	if (!ksample_points)
 		return;
 	ksample_exit_deep();

@@ -5,7 +5,8 @@
  *
  * Init order: resolve the kernel internals walks need (symbols.c), then
  * register tables and the module notifier (registry.c), then the die and
- * panic notifiers (oops.c), then debugfs.  A missing piece degrades the
+ * panic notifiers (oops.c), the profiler's module notifier (profile.c),
+ * then debugfs.  A missing piece degrades the
  * module (a message says which), it never fails the load: only the
  * notifiers' registrations can.
  */
@@ -21,17 +22,24 @@ static int __init kunwind_init(void)
 	if (err)
 		return err;
 	err = kunwind_oops_init();
-	if (err) {
-		kunwind_registry_exit();
-		return err;
-	}
+	if (err)
+		goto out_registry;
+	err = kunwind_profile_init();
+	if (err)
+		goto out_oops;
 	kunwind_debugfs_init();
 	return 0;
+out_oops:
+	kunwind_oops_exit_notifiers();
+out_registry:
+	kunwind_registry_exit();
+	return err;
 }
 
 static void __exit kunwind_exit(void)
 {
 	kunwind_debugfs_exit();
+	kunwind_profile_exit();
 	kunwind_oops_exit_notifiers();
 	kunwind_registry_exit();
 }
