@@ -611,6 +611,10 @@ MODULE_PARM_DESC(work, "run a busy kthread for the profiler (default: no)");
 
 static struct task_struct *ksample_work_task;
 static long ksample_work_buf[256];
+/* Rounds of work done: the throughput make bench compares. */
+static unsigned long ksample_work_loops;
+module_param_named(work_loops, ksample_work_loops, ulong, 0444);
+MODULE_PARM_DESC(work_loops, "rounds of work=1's kthread so far");
 
 static int ksample_work_cmp(const void *a, const void *b)
 {
@@ -661,6 +665,7 @@ static int ksample_work_fn(void *unused)
 	while (!kthread_should_stop()) {
 		seed = ksample_work_nest(seed & 7, seed) | 1;
 		seed += ksample_work_leaf(seed) & 0xff;
+		WRITE_ONCE(ksample_work_loops, ksample_work_loops + 1);
 		cond_resched();
 	}
 	return 0;
