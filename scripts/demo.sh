@@ -12,7 +12,9 @@
 # kunwind's backtrace beside the kernel's dump_stack(), then one line per
 # point.  Part 1b boots it once more and kills it (scripts/death-boot.sh:
 # the sample's hrtimer death) and prints kunwind's oops backtrace beside
-# the kernel's oops report.  Part 2 is the host demo (scripts/host-demo.sh): kunwind-gen and
+# the kernel's oops report.  Part 1c profiles a workload there with
+# kunwind's profiler and leaves the folded stacks and a flame graph in
+# build/profile/demo/.  Part 2 is the host demo (scripts/host-demo.sh): kunwind-gen and
 # kunwind-stack on a core file; it needs build/tests/stackprog and
 # build/kunwind-stack (make demo builds them) and is skipped without.
 set -e
@@ -51,6 +53,20 @@ dlog=${res##* }
 echo
 python3 "$top/tests/death.test" --show hrtimer "$dlog"
 echo "(all of it: $dlog)"
+
+echo
+echo "== part 1c: kunwind's sampling profiler, a flame graph"
+echo "kunwind demo: the same kernel profiled for 4 s at 997 Hz per CPU (debugfs kunwind/profile/, scripts/profile-run.sh): the sample module's work=1 kthread (nested module functions, sort()) and a busybox loop of syscalls, with the self-check on (each sample walked by ORC too and compared).  lost: walks that stopped at <= 2 frames; agreement: equal samples over the samples where ORC completed."
+prof=$("$top/scripts/profile-run.sh" "$kver" "$top/build/profile/demo") || {
+	echo "demo: scripts/profile-run.sh $kver failed" >&2
+	exit 1
+}
+echo "$prof"
+echo "the heaviest stacks (build/profile/demo/profile.folded):"
+sort -t' ' -k2 -rn "$top/build/profile/demo/profile.folded" 2>/dev/null |
+	awk '{ n = $NF; $NF = ""; print "  " n "\t" $0 }' | sort -rn | head -n 5 |
+	cut -c1-160
+echo "(the flame graph: open build/profile/demo/profile.html in a browser; per module: build/profile/demo/modules)"
 
 echo
 echo "== part 2: the host demo (scripts/host-demo.sh)"

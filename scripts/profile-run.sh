@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Profile a workload in QEMU with kunwind's profiler and keep the result:
+#
+#	scripts/profile-run.sh [--seconds S] [--hz HZ] KERNEL OUTDIR
+#
+# KERNEL as scripts/profile-boot.sh takes it (test, debug, 6.1, 6.12).
+# The guest loads the sample module with work=1 (a kthread busy in nested
+# module functions and in sort()), turns the self-check on, profiles for
+# S seconds (default 4) at HZ per CPU (default 997) while a busybox loop
+# makes syscalls, and prints the profiler's files.  Left in OUTDIR:
+#	profile.folded	the folded stacks
+#	profile.html	the flame graph (scripts/flamegraph.sh), offline
+#	stats, modules, selfcheck_report, console.log
+# and on stdout, last:
+#	profile: samples=N achieved_hz=N/N lost=N (P%) stopped=N
+#	profile: selfcheck equal=N differ=N orc_incomplete=N agreement=P%
+#	profile: folded OUTDIR/profile.folded html OUTDIR/profile.html
+# agreement: equal over equal + differ, the samples where ORC completed.
+# Exit status: 0 if the boot and the extraction went through.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "profile-run: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+secs=4 hz=997
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--seconds) secs=$2; shift 2 ;;
+	--hz) hz=$2; shift 2 ;;
+	-*) die "unknown option $1 (see the header of $0)" ;;
+	*) break ;;
+	esac
+done
+[ $# = 2 ] || die "usage: $0 [--seconds S] [--hz HZ] KERNEL OUTDIR"
+kernel=$1 out=$2
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# The guest's part.  Every line of a profiler file is prefixed, so that a
+# kernel message on the console cannot be taken for one.
+cat >"$out/test.sh" <<EOF
+#!/bin/sh
+P=/sys/kernel/debug/kunwind/profile
+insmod /lib/kunwind/kunwind_sample.ko points=0 work=1 || exit 1
+echo $hz >\$P/frequency || exit 1
+echo 1 >\$P/selfcheck
+echo start >\$P/control || exit 1
+end=\$((\$(cut -d. -f1 /proc/uptime) + $secs))
+while [ "\$(cut -d. -f1 /proc/uptime)" -lt "\$end" ]; do
+	cat /proc/self/stat >/dev/null
+	ls /sys/kernel >/dev/null
+done
+echo stop >\$P/control
+rmmod kunwind_sample
+for f in stats modules selfcheck_report folded; do
+	sed "s/^/kunwind-profile-\$f: /" \$P/\$f
+done
+EOF
+chmod +x "$out/test.sh"
+
+log=$("$top/scripts/profile-boot.sh" "$kernel" "$out/test.sh" | tail -n1) ||
+	die "scripts/profile-boot.sh $kernel failed${log:+ (console: $log)}"
+cp "$log" "$out/console.log"
+for f in stats modules selfcheck_report folded; do
+	sed -n "s/^kunwind-profile-$f: //p" "$out/console.log" |
+		tr -d '\r' >"$out/$f"
+done
+mv "$out/folded" "$out/profile.folded"
+[ -s "$out/stats" ] && [ -s "$out/profile.folded" ] ||
+	die "no profile in $out/console.log"
+
+stat() { sed -n "s/^$1: //p" "$out/stats"; }
+samples=$(stat samples) lost=$(stat lost)
+equal=$(stat selfcheck_equal) differ=$(stat selfcheck_differ)
+"$top/scripts/flamegraph.sh" "$out/profile.folded" "$out/profile.html" \
+	--title "kunwind profile ($kernel, $hz Hz, $secs s)" >&2 ||
+	die "scripts/flamegraph.sh failed"
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? 100 * a / b : 0 }'; }
+echo "profile: samples=$samples achieved_hz=$(stat achieved_hz)/$(stat requested_hz) lost=$lost ($(pct "$lost" "$samples")%) stopped=$(stat stopped)"
+echo "profile: selfcheck equal=$equal differ=$differ orc_incomplete=$(stat selfcheck_orc_incomplete) agreement=$(pct "$equal" $((equal + differ)))%"
+echo "profile: folded $out/profile.folded html $out/profile.html"
