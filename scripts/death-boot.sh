@@ -6,15 +6,17 @@
 #
 #	scripts/death-boot.sh [--timeout S] [--append ARGS --tag TAG] KERNEL KIND...
 #
-# KERNEL: "test", the self-built test kernel (scripts/test-kernel.sh), or
+# KERNEL: "test", the self-built test kernel (scripts/test-kernel.sh),
+# "debug" (the same with lockdep and kmemleak, scripts/boot-modules.sh), or
 # a stock Debian kernel as scripts/stock-boot.sh takes it: 6.1, 6.12 or a
 # full release.  KIND: kthread-null null-call bug asm noreturn tasklet
 # hrtimer sort panic stack-overflow, or "all" for each of them in that
 # order.
 #
-# Build once: for the test kernel, kunwind.ko (with the vmlinux table,
-# KUNWIND_VMLINUX=<build dir>/vmlinux) and sample/kunwind_sample.ko in a
-# copy of the sources at build/death/test/src, as scripts/kunit-run.sh
+# Build once (scripts/boot-modules.sh): for the test kernel, kunwind.ko
+# (with the vmlinux table, KUNWIND_VMLINUX=<build dir>/vmlinux) and
+# sample/kunwind_sample.ko in a copy of the sources at
+# build/death/test/src (build/death/debug/src), as scripts/kunit-run.sh
 # does; for a stock kernel, "scripts/stock-boot.sh --no-boot KVER" builds
 # both in its output directory's src/ (with the vmlinux table when
 # KUNWIND_STOCK_VMLINUX names a vmlinux, such as scripts/dbg-vmlinux.sh's,
@@ -31,7 +33,8 @@
 # instead of DIR/KIND.
 #
 # Outputs, per KIND: DIR/KIND/{test.sh,initrd.cpio.gz,console.log,
-# qemu.err}, where DIR is build/death/test for the test kernel and
+# qemu.err}, where DIR is build/death/test for the test kernel (debug:
+# build/death/debug) and
 # <stock-boot.sh's output dir>/death for a stock one (build/ is $O when O
 # is set, as for the top Makefile); DIR/build.log for the test kernel's
 # build.  stdout: one line per KIND, as its boot ends,
@@ -112,61 +115,27 @@ case "$obj" in
 esac
 
 t0=$(now)
+# The modules (scripts/boot-modules.sh): built in DIR/src for the test
+# (or debug) kernel; in stock-boot.sh's output directory's src/ for a
+# stock one, whose deaths go to <that directory>/death.
 case "$kernel" in
-test)
-	kdir=$("$top/scripts/test-kernel.sh" | tail -n1) ||
-		die "no test kernel (scripts/test-kernel.sh failed)"
-	bzimage=$kdir/arch/x86/boot/bzImage
-	if [ ! -f "$bzimage" ] || [ ! -f "$kdir/vmlinux" ]; then
-		die "test kernel build dir $kdir lacks vmlinux or bzImage"
-	fi
-	out=$objdir/death/test
-	src=$out/src
-	mkdir -p "$src"
-	exec 8>"$out/lock"
-	flock 8
-	log=$out/build.log
-	: >"$log"
-	make -s -C "$top" O="$obj" "$obj/kunwind-gen" >>"$log" 2>&1 ||
-		{ tail -n 30 "$log" >&2; die "building $obj/kunwind-gen failed"; }
-	# By content, as scripts/kunit-run.sh mirrors: an unchanged tree
-	# rebuilds nothing.
-	(cd "$top" && rsync -rlpD --checksum --relative --delete \
-		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.kunwind' \
-		--exclude='*.a' --exclude='modules.order' \
-		--exclude='Module.symvers' --exclude='vmlinux-info.h' \
-		--exclude='*.tmp' --exclude='.tmp*' \
-		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./sample \
-		"$src/") || die "rsync of the sources failed"
-	kmake() {
-		echo "+ make -C $kdir $*" >>"$log"
-		make -C "$kdir" -j"$(nproc)" KUNWIND_GEN="$objdir/kunwind-gen" \
-			"$@" >>"$log" 2>&1
-	}
-	if ! kmake M="$src" KUNWIND_VMLINUX="$kdir/vmlinux" modules ||
-	   ! kmake M="$src/sample" modules; then
-		tail -n 40 "$log" >&2
-		die "test: module build failed (log: $log)"
-	fi
-	say "test: modules built in $(secs "$t0" "$(now)") s (log: $log)"
-	;;
-*)
-	rel=$("$top/scripts/stock-boot.sh" --release "$kernel" | tail -n1) ||
-		die "scripts/stock-boot.sh --release $kernel failed"
-	stock=$("$top/scripts/stock-boot.sh" --no-boot "$kernel" | tail -n1) ||
-		die "scripts/stock-boot.sh --no-boot $kernel failed"
-	bzimage=/boot/vmlinuz-$rel
-	src=$stock/src
-	out=$stock/death
+test | debug) out=$objdir/death/$kernel ;;
+*) out= ;;
+esac
+if [ -n "$out" ]; then
 	mkdir -p "$out"
 	exec 8>"$out/lock"
 	flock 8
-	;;
-esac
-for f in "$src/kunwind.ko" "$src/sample/kunwind_sample.ko" "$bzimage"; do
-	[ -f "$f" ] || die "no $f after the build"
-done
+fi
+read -r bzimage src < <("$top/scripts/boot-modules.sh" "$kernel" ${out:+"$out"} |
+	tail -n1) || true
+[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+if [ -z "$out" ]; then
+	out=$(dirname "$src")/death
+	mkdir -p "$out"
+	exec 8>"$out/lock"
+	flock 8
+fi
 
 # One boot per KIND.  qemu-run.sh's status: 2 is a panic or a non-zero
 # status from the initramfs (test.sh's exit 1: the kernel survived), told

@@ -3,13 +3,16 @@
 #
 # Profile a workload in QEMU with kunwind's profiler and keep the result:
 #
-#	scripts/profile-run.sh [--seconds S] [--hz HZ] KERNEL OUTDIR
+#	scripts/profile-run.sh [--seconds S] [--hz HZ] [--deep-only]
+#			       [--append ARGS] KERNEL OUTDIR
 #
 # KERNEL as scripts/profile-boot.sh takes it (test, debug, 6.1, 6.12).
 # The guest loads the sample module with work=1 (a kthread busy in nested
 # module functions and in sort()), turns the self-check on, profiles for
 # S seconds (default 4) at HZ per CPU (default 997) while a busybox loop
-# makes syscalls, and prints the profiler's files.  Left in OUTDIR:
+# makes syscalls (--deep-only: sleeps instead, so that the samples are of
+# the deep kthread and idle), and prints the profiler's files.  --append
+# adds kernel arguments.  Left in OUTDIR:
 #	profile.folded	the folded stacks
 #	profile.html	the flame graph (scripts/flamegraph.sh), offline
 #	stats, modules, selfcheck_report, console.log
@@ -25,23 +28,25 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "profile-run: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-secs=4 hz=997
+secs=4 hz=997 syscalls=1 append=''
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--append) append=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
+	--deep-only) syscalls=0; shift ;;
 	--hz) hz=$2; shift 2 ;;
 	-*) die "unknown option $1 (see the header of $0)" ;;
 	*) break ;;
 	esac
 done
-[ $# = 2 ] || die "usage: $0 [--seconds S] [--hz HZ] KERNEL OUTDIR"
+[ $# = 2 ] || die "usage: $0 [--seconds S] [--hz HZ] [--deep-only] [--append ARGS] KERNEL OUTDIR"
 kernel=$1 out=$2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 # The guest's part.  Every line of a profiler file is prefixed, so that a
 # kernel message on the console cannot be taken for one.
-cat >"$out/test.sh" <<EOF
+cat >"$out/workload.sh" <<EOF
 #!/bin/sh
 P=/sys/kernel/debug/kunwind/profile
 insmod /lib/kunwind/kunwind_sample.ko points=0 work=1 || exit 1
@@ -50,8 +55,12 @@ echo 1 >\$P/selfcheck
 echo start >\$P/control || exit 1
 end=\$((\$(cut -d. -f1 /proc/uptime) + $secs))
 while [ "\$(cut -d. -f1 /proc/uptime)" -lt "\$end" ]; do
-	cat /proc/self/stat >/dev/null
-	ls /sys/kernel >/dev/null
+	if [ $syscalls = 1 ]; then
+		cat /proc/self/stat >/dev/null
+		ls /sys/kernel >/dev/null
+	else
+		sleep 1
+	fi
 done
 echo stop >\$P/control
 rmmod kunwind_sample
@@ -59,9 +68,10 @@ for f in stats modules selfcheck_report folded; do
 	sed "s/^/kunwind-profile-\$f: /" \$P/\$f
 done
 EOF
-chmod +x "$out/test.sh"
+chmod +x "$out/workload.sh"
 
-log=$("$top/scripts/profile-boot.sh" "$kernel" "$out/test.sh" | tail -n1) ||
+log=$("$top/scripts/profile-boot.sh" ${append:+--append "$append"} "$kernel" \
+	"$out/workload.sh" | tail -n1) ||
 	die "scripts/profile-boot.sh $kernel failed${log:+ (console: $log)}"
 cp "$log" "$out/console.log"
 for f in stats modules selfcheck_report folded; do

@@ -23,9 +23,10 @@
  * writes.
  *
  * Modules.  Frames are return addresses; a module's frames are named
- * before it goes: at MODULE_STATE_GOING (its exit has run) the session
- * is drained and every frame inside the module is replaced by the index
- * of its name ("func [module]"), kept for the session.
+ * before its code goes: at MODULE_STATE_GOING (its exit has run) the
+ * session is drained and every frame inside the module is replaced by
+ * the index of its name ("func [module]"), kept for the session; at
+ * MODULE_STATE_LIVE, those in its init text, which is freed next.
  *
  * Self-check.  With selfcheck on, each kernel sample is also walked by
  * the kernel's ORC unwinder from the same registers (as arch_stack_walk()
@@ -43,6 +44,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -54,8 +56,8 @@
 #define PROF_DEPTH		64	/* frames a sample keeps */
 #define PROF_CPU_SLOTS		1024	/* distinct stacks per CPU table */
 #define PROF_CPU_WORDS		16384	/* their frames */
-#define PROF_SLOTS		16384	/* the session's table */
-#define PROF_WORDS		(256 * 1024)
+#define PROF_SLOTS		65536	/* the session's table */
+#define PROF_WORDS		(1024 * 1024)
 #define PROF_PROBES		16	/* linear probing, then dropped */
 #define PROF_MAX_HZ		100000
 #define PROF_DRAIN_MS		250
@@ -129,6 +131,7 @@ static bool prof_selfcheck, prof_noop;
 static int prof_cpuhp = -1;
 static u64 prof_started, prof_elapsed;
 static int prof_event_err;
+static unsigned long prof_dropped_cpu;	/* in the per-CPU tables */
 static struct prof_diff prof_diffs[PROF_DIFFS];
 static atomic_t prof_nr_diffs;
 
@@ -209,6 +212,16 @@ static void prof_table_free(struct prof_table *t)
 	kvfree(t->words);
 	t->slot = NULL;
 	t->words = NULL;
+}
+
+/* Distinct stacks in the session's table. */
+static unsigned int prof_stacks(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; prof_cpus && i < prof_agg.nr_slots; i++)
+		n += !!prof_agg.slot[i].hash;
+	return n;
 }
 
 /* ---- the handler ----------------------------------------------------- */
@@ -340,7 +353,8 @@ static int prof_cpu_online(unsigned int cpu)
 					      NULL);
 	if (IS_ERR(ev)) {
 		prof_event_err = PTR_ERR(ev);
-		return PTR_ERR(ev);
+		/* perf's "no such event here" (no PMU: QEMU TCG) */
+		return PTR_ERR(ev) == -ENOENT ? -EOPNOTSUPP : PTR_ERR(ev);
 	}
 	pc->event = ev;
 	pc->online_since = ktime_get_ns();
@@ -387,7 +401,7 @@ static void prof_drain(void)
 				prof_add(&prof_agg, t->words + e->off, e->depth,
 					 e->flags, e->stop, e->regs, e->count);
 		}
-		prof_agg.dropped += t->dropped;
+		prof_dropped_cpu += t->dropped;
 		prof_table_clear(t);
 	}
 }
@@ -453,6 +467,7 @@ static int prof_reset(void)
 	}
 	prof_elapsed = 0;
 	prof_event_err = 0;
+	prof_dropped_cpu = 0;
 	atomic_set(&prof_nr_diffs, 0);
 	return 0;
 }
@@ -512,13 +527,23 @@ static unsigned long prof_name_of(unsigned long ip, bool exact)
 	return prof_nr_names++;
 }
 
+/*
+ * LIVE: its init text is about to be freed (samples of its init function
+ * are named then); GOING: the whole module (its exit function has run).
+ */
+static bool prof_in_module(unsigned long addr, struct module *mod, bool going)
+{
+	return going ? within_module(addr, mod) : within_module_init(addr, mod);
+}
+
 static int prof_module_notify(struct notifier_block *nb, unsigned long val,
 			      void *data)
 {
 	struct module *mod = data;
+	bool going = val == MODULE_STATE_GOING;
 	unsigned int i, j;
 
-	if (val != MODULE_STATE_GOING)
+	if (val != MODULE_STATE_GOING && val != MODULE_STATE_LIVE)
 		return NOTIFY_DONE;
 	mutex_lock(&prof_mutex);
 	if (prof_cpus) {
@@ -530,7 +555,8 @@ static int prof_module_notify(struct notifier_block *nb, unsigned long val,
 			if (!e->hash || (e->flags & PROF_USER))
 				continue;
 			for (j = 0; j < e->depth; j++)
-				if (w[j] >= PROF_NAMES && within_module(w[j], mod))
+				if (w[j] >= PROF_NAMES &&
+				    prof_in_module(w[j], mod, going))
 					w[j] = prof_name_of(w[j],
 							    e->regs & (1ULL << j));
 		}
@@ -591,13 +617,22 @@ static int folded_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* Drain at open: what the file shows then includes every sample so far. */
+/*
+ * Drain at open: what the file shows then includes every sample so far,
+ * rendered once, whole, into a buffer sized for it (a name is some 30
+ * bytes): a consistent snapshot, however many read() calls take it.
+ */
 static int folded_open(struct inode *inode, struct file *file)
 {
+	size_t size;
+
 	mutex_lock(&prof_mutex);
 	prof_drain();
+	size = prof_cpus ? (size_t)prof_agg.used_words * 40 +
+			   (size_t)prof_stacks() * 48 : 0;
 	mutex_unlock(&prof_mutex);
-	return single_open(file, folded_show, NULL);
+	return single_open_size(file, folded_show, NULL,
+				clamp_t(size_t, size, PAGE_SIZE, SZ_256M));
 }
 
 static const struct file_operations folded_fops = {
@@ -769,7 +804,7 @@ static int stats_show(struct seq_file *m, void *v)
 		if (e->depth <= 2)
 			lost += e->count;
 	}
-	dropped = prof_agg.dropped;
+	dropped = prof_agg.dropped + prof_dropped_cpu;
 	seq_printf(m, "state: %s\n", prof_running ? "running" : "stopped");
 	seq_printf(m, "event: %s\n", prof_event_names[prof_event]);
 	seq_printf(m, "event_error: %d\n", prof_event_err);
@@ -782,6 +817,9 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "samples: %lu\n", samples);
 	seq_printf(m, "user_samples: %lu\n", user);
 	seq_printf(m, "dropped: %lu\n", dropped);
+	seq_printf(m, "dropped_cpu_table_full: %lu\n", prof_dropped_cpu);
+	seq_printf(m, "dropped_session_table_full: %lu\n", prof_agg.dropped);
+	seq_printf(m, "stacks: %u\n", prof_stacks());
 	seq_printf(m, "truncated: %lu\n", trunc);
 	seq_printf(m, "stopped: %lu\n", stopped);
 	seq_printf(m, "lost: %lu\n", lost);

@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build kunwind.ko and the sample module for a kernel to boot in QEMU
+# (scripts/death-boot.sh, scripts/profile-boot.sh):
+#
+#	scripts/boot-modules.sh test|debug DIR
+#	scripts/boot-modules.sh STOCK-KERNEL
+#	scripts/boot-modules.sh --kernel-dir test|debug
+#
+# KERNEL:
+#	test	the self-built test kernel (scripts/test-kernel.sh)
+#	debug	the same kernel with scripts/test-kernel-debug.config on top
+#		(lockdep, kmemleak, debug objects, a preemptible kernel)
+#	6.1, 6.12 or a full release: a stock Debian kernel, as
+#		scripts/stock-boot.sh takes it
+#
+# test and debug: kunwind.ko, with the kernel's vmlinux table
+# (KUNWIND_VMLINUX=<build dir>/vmlinux), and sample/kunwind_sample.ko are
+# built in DIR/src, a copy of the module sources mirrored by content as
+# scripts/kunit-run.sh does (an unchanged tree rebuilds nothing); the log
+# is DIR/build.log.  The caller serialises users of DIR.  A stock kernel:
+# "scripts/stock-boot.sh --no-boot KVER" builds both in its own output
+# directory's src/ (with the vmlinux table when KUNWIND_STOCK_VMLINUX
+# names a vmlinux or the -dbg package is installed: see stock-boot.sh).
+#
+# The debug kernel's fragment is composed here, as test-kernel.sh takes
+# one fragment (KUNWIND_KCONFIG): test-kernel.config without the lines
+# whose option test-kernel-debug.config sets, then test-kernel-debug.config,
+# into $O/kernel/test-kernel+debug.config (build/ without O).  Its build
+# directory is its own (test-kernel.sh's hash covers the composed lines);
+# the default test kernel's stays as it was.
+#
+# Last line of stdout: "BZIMAGE SRC", SRC the directory holding kunwind.ko
+# and sample/kunwind_sample.ko; with --kernel-dir, only the kernel is
+# built and its build directory printed.  Messages go to stderr.  Exit
+# status 1 on any failure.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "boot-modules: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+kdir_only=0
+if [ "${1:-}" = --kernel-dir ]; then
+	kdir_only=1
+	shift
+	[ $# = 1 ] || die "usage: $0 --kernel-dir test|debug"
+fi
+case "${1:-}:$#:$kdir_only" in
+test:2:0 | debug:2:0 | *:1:1) ;;
+test:*:0 | debug:*:0) die "usage: $0 $1 DIR" ;;
+?*:1:0) ;;
+*) die "usage: $0 KERNEL [DIR] (KERNEL: test, debug, 6.1, 6.12, a release)" ;;
+esac
+kernel=$1
+dir=${2:-}
+
+# O: the build directory, as for the top Makefile (relative to the top).
+obj=${O:-build}
+case "$obj" in
+/*) objdir=$obj ;;
+*) objdir=$top/$obj ;;
+esac
+
+# The debug fragment: the base's lines but those the debug fragment
+# overrides (the same option set or unset), then the debug fragment's.
+compose_debug() {
+	local base=$top/scripts/test-kernel.config
+	local extra=$top/scripts/test-kernel-debug.config
+	local out=$objdir/kernel/test-kernel+debug.config
+	mkdir -p "$(dirname "$out")"
+	{
+		echo "# Composed by scripts/boot-modules.sh from" \
+			"test-kernel.config and test-kernel-debug.config."
+		awk 'function opt(line) {
+			if (match(line, /^CONFIG_[A-Za-z0-9_]+=/))
+				return substr(line, 1, RLENGTH - 1)
+			if (line ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/)
+				return substr(line, 3, index(line, " is") - 3)
+			return ""
+		}
+		FNR == NR { if (opt($0) != "") over[opt($0)] = 1; next }
+		!(opt($0) in over) { print }' "$extra" "$base"
+		cat "$extra"
+	} >"$out.tmp.$$"
+	mv "$out.tmp.$$" "$out"
+	echo "$out"
+}
+
+case "$kernel" in
+test | debug)
+	t0=$(now)
+	frag=
+	[ "$kernel" = debug ] && frag=$(compose_debug)
+	kdir=$(KUNWIND_KCONFIG=${frag:-${KUNWIND_KCONFIG:-}} \
+		"$top/scripts/test-kernel.sh" | tail -n1) ||
+		die "no $kernel kernel (scripts/test-kernel.sh failed)"
+	bzimage=$kdir/arch/x86/boot/bzImage
+	if [ ! -f "$bzimage" ] || [ ! -f "$kdir/vmlinux" ]; then
+		die "$kernel kernel build dir $kdir lacks vmlinux or bzImage"
+	fi
+	if [ "$kdir_only" = 1 ]; then
+		echo "$kdir"
+		exit 0
+	fi
+	src=$dir/src
+	mkdir -p "$src"
+	log=$dir/build.log
+	: >"$log"
+	make -s -C "$top" O="$obj" "$obj/kunwind-gen" >>"$log" 2>&1 ||
+		{ tail -n 30 "$log" >&2; die "building $obj/kunwind-gen failed"; }
+	# By content, as scripts/kunit-run.sh mirrors: an unchanged tree
+	# rebuilds nothing.
+	(cd "$top" && rsync -rlpD --checksum --relative --delete \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.kunwind' \
+		--exclude='*.a' --exclude='modules.order' \
+		--exclude='Module.symvers' --exclude='vmlinux-info.h' \
+		--exclude='*.tmp' --exclude='.tmp*' \
+		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./sample \
+		"$src/") || die "rsync of the sources failed"
+	kmake() {
+		echo "+ make -C $kdir $*" >>"$log"
+		make -C "$kdir" -j"$(nproc)" KUNWIND_GEN="$objdir/kunwind-gen" \
+			"$@" >>"$log" 2>&1
+	}
+	if ! kmake M="$src" KUNWIND_VMLINUX="$kdir/vmlinux" modules ||
+	   ! kmake M="$src/sample" modules; then
+		tail -n 40 "$log" >&2
+		die "$kernel: module build failed (log: $log)"
+	fi
+	say "$kernel: modules built in $(secs "$t0" "$(now)") s (log: $log)"
+	;;
+*)
+	[ "$kdir_only" = 0 ] || die "--kernel-dir: test or debug only"
+	rel=$("$top/scripts/stock-boot.sh" --release "$kernel" | tail -n1) ||
+		die "scripts/stock-boot.sh --release $kernel failed"
+	stock=$("$top/scripts/stock-boot.sh" --no-boot "$kernel" | tail -n1) ||
+		die "scripts/stock-boot.sh --no-boot $kernel failed"
+	bzimage=/boot/vmlinuz-$rel
+	src=$stock/src
+	;;
+esac
+for f in "$src/kunwind.ko" "$src/sample/kunwind_sample.ko" "$bzimage"; do
+	[ -f "$f" ] || die "no $f after the build"
+done
+echo "$bzimage $src"

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel in QEMU with kunwind.ko loaded and run a test script in
+# it, with the sample module at hand (for kunwind's profiler, debugfs
+# kunwind/profile/: tests/profile.test):
+#
+#	scripts/profile-boot.sh [--timeout S] [--append ARGS] KERNEL TEST.sh
+#
+# KERNEL: "test" (scripts/test-kernel.sh), "debug" (the test kernel with
+# lockdep, kmemleak and debug objects: scripts/test-kernel-debug.config),
+# or a stock Debian kernel as scripts/stock-boot.sh takes it: 6.1, 6.12 or
+# a full release.  scripts/boot-modules.sh builds kunwind.ko (with the
+# kernel's vmlinux table: the build dir's vmlinux for test and debug, a
+# stock kernel's as stock-boot.sh finds it, KUNWIND_STOCK_VMLINUX) and
+# kunwind_sample.ko.
+#
+# The initramfs (scripts/mkinitramfs.sh) insmods kunwind.ko at boot, then
+# runs TEST.sh as /test.sh; kunwind_sample.ko is not loaded but lies in
+# /lib/kunwind/kunwind_sample.ko for TEST.sh to insmod and rmmod, as often
+# as it likes.  QEMU as scripts/qemu-run.sh runs it (TCG, -smp 2, 1 GB),
+# with "loglevel=7" and --append ARGS on the kernel command line
+# (mkinitramfs.sh's /init passes kunwind.PARAM= options to insmod).
+#
+# Outputs in DIR/NAME/, NAME being TEST.sh's name without ".sh" and DIR
+# build/profile/KERNEL (build/ is $O when O is set, as for the top
+# Makefile): test.sh, initrd.cpio.gz, console.log, qemu.err; the modules
+# of test and debug are built in DIR/src (log: DIR/build.log), a stock
+# kernel's in stock-boot.sh's directory.  One run at a time per KERNEL
+# (flock DIR/lock).
+#
+# The last line of stdout is the console log's path (also after a failed
+# boot; not after a build error).  Exit status, as scripts/stock-boot.sh's:
+# 0 when the boot went through (the initramfs reported "kunwind-init: done
+# status=0": kunwind.ko loaded and TEST.sh exited 0); otherwise
+# scripts/qemu-run.sh's: 2 a kernel panic, a failed insmod or TEST.sh's
+# non-zero exit, 3 the initramfs never reported its end, 124 timeout
+# (default 300 s); 1 on a usage or build error.
+#
+# Measured (2 cores, TCG, modules up to date): /init runs 3.6-5 s after
+# QEMU starts on the debug kernel, 1.2 s on the test kernel; the build
+# and initramfs add 2-7 s.  tests/profile.mk has the stress run's times.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "profile-boot: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+timeout=300 append=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--timeout) [ $# -ge 2 ] || die "--timeout wants seconds"
+		timeout=$2; shift 2 ;;
+	--append) [ $# -ge 2 ] || die "--append wants kernel arguments"
+		append=$2; shift 2 ;;
+	-*) die "unknown option $1 (see the header of $0)" ;;
+	*) break ;;
+	esac
+done
+[ $# = 2 ] ||
+	die "usage: $0 [--timeout S] [--append ARGS] KERNEL TEST.sh (KERNEL: test, debug, 6.1, 6.12, a release)"
+case "$timeout" in
+'' | *[!0-9]*) die "--timeout wants whole seconds" ;;
+esac
+kernel=$1 script=$2
+[ -f "$script" ] || die "no such file: $script"
+case "$kernel" in
+*[!A-Za-z0-9._+-]* | '') die "bad KERNEL '$kernel'" ;;
+esac
+name=$(basename "$script" .sh)
+
+# O: the build directory, as for the top Makefile (relative to the top).
+obj=${O:-build}
+case "$obj" in
+/*) objdir=$obj ;;
+*) objdir=$top/$obj ;;
+esac
+dir=$objdir/profile/$kernel
+mkdir -p "$dir/$name"
+exec 8>"$dir/lock"
+flock 8
+
+t0=$(now)
+mdir=
+case "$kernel" in
+test | debug) mdir=$dir ;;
+esac
+read -r bzimage src < <("$top/scripts/boot-modules.sh" "$kernel" ${mdir:+"$mdir"} |
+	tail -n1) || true
+[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+
+d=$dir/$name
+cp "$script" "$d/test.sh"
+chmod +x "$d/test.sh"
+"$top/scripts/mkinitramfs.sh" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
+	"$src/sample/kunwind_sample.ko:/lib/kunwind/kunwind_sample.ko" \
+	"$d/test.sh" >&2 || die "mkinitramfs failed"
+
+console=$d/console.log
+start=$(now)
+say "$kernel: booting $bzimage with $script (console: $console)"
+set +e
+"$top/scripts/qemu-run.sh" --kernel "$bzimage" --initrd "$d/initrd.cpio.gz" \
+	--timeout "$timeout" --append "loglevel=7${append:+ $append}" \
+	--log "$console" >/dev/null 2>"$d/qemu.err"
+rc=$?
+set -e
+say "$kernel: $name: QEMU status $rc after $(secs "$start" "$(now)") s" \
+	"($(secs "$t0" "$(now)") s with the build)"
+[ "$rc" = 0 ] || sed 's/^/profile-boot: /' "$d/qemu.err" >&2
+echo "$console"
+exit "$rc"
