@@ -34,7 +34,15 @@ out=${O:-$top/build}/bench/profile
 mkdir -p "$out"
 die() { echo "bench: error: $*" >&2; exit 1; }
 
-cat >"$out/test.sh" <<'EOF'
+# kunwind.ko with the kernel's vmlinux table (as tests/stock.test gets
+# it): without one every vmlinux frame is a step of the ORC fallback.
+case "$kernel" in
+test | debug) ;;
+*)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel")
+	export KUNWIND_STOCK_VMLINUX ;;
+esac
+
+cat >"$out/bench.sh" <<'EOF'
 #!/bin/sh
 P=/sys/kernel/debug/kunwind/profile
 W=/sys/module/kunwind_sample/parameters/work_loops
@@ -66,9 +74,9 @@ done
 round check 1000 kunwind 1
 rmmod kunwind_sample
 EOF
-chmod +x "$out/test.sh"
+chmod +x "$out/bench.sh"
 
-log=$("$top/scripts/profile-boot.sh" --timeout 600 "$kernel" "$out/test.sh" |
+log=$("$top/scripts/profile-boot.sh" --timeout 600 ${KUNWIND_BENCH_APPEND:+--append "$KUNWIND_BENCH_APPEND"} "$kernel" "$out/bench.sh" |
 	tail -n1) || die "scripts/profile-boot.sh $kernel failed${log:+ (console: $log)}"
 cp "$log" "$out/console.log"
 

@@ -70,6 +70,12 @@ done
 EOF
 chmod +x "$out/workload.sh"
 
+# kunwind.ko with the kernel's vmlinux table (stock: its -dbg vmlinux).
+case "$kernel" in
+test | debug) ;;
+*)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel")
+	export KUNWIND_STOCK_VMLINUX ;;
+esac
 log=$("$top/scripts/profile-boot.sh" ${append:+--append "$append"} "$kernel" \
 	"$out/workload.sh" | tail -n1) ||
 	die "scripts/profile-boot.sh $kernel failed${log:+ (console: $log)}"
