@@ -18,6 +18,10 @@ if [ -n "${KUNWIND_STOCK_VMLINUX:-}" ]; then
 	echo "$KUNWIND_STOCK_VMLINUX"
 	exit 0
 fi
+# The -dbg package must match the installed image: install it first (as
+# the boot will), idempotently.
+"$top/scripts/stock-boot.sh" --no-boot "$1" >/dev/null ||
+	{ echo no; exit 0; }
 rel=$("$top/scripts/stock-boot.sh" --release "$1") || { echo no; exit 0; }
 path=$("$top/scripts/dbg-vmlinux.sh" "$rel" | tail -n1) || path=
 if [ -n "$path" ] && [ -f "$path" ]; then

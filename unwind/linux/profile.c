@@ -15,7 +15,7 @@
  * adds to the active one, aggregating identical stacks in place (a hash
  * of the frames, linear probing, the frames in an arena).  No lock, no
  * allocation; a stack that finds no room is dropped and counted.  A
- * drain (every 250 ms while running, and before every read) flips each
+ * drain (every 100 ms while running, and before every read) flips each
  * CPU's active table, waits for the handlers that may still write the
  * other one (synchronize_rcu(): handlers run with interrupts off), and
  * merges it into the session's table, in process context under
@@ -35,7 +35,9 @@
  */
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
+#include <linux/ctype.h>
 #include <linux/jhash.h>
+#include <linux/math64.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -54,13 +56,13 @@
 #include "internal.h"
 
 #define PROF_DEPTH		64	/* frames a sample keeps */
-#define PROF_CPU_SLOTS		1024	/* distinct stacks per CPU table */
-#define PROF_CPU_WORDS		16384	/* their frames */
-#define PROF_SLOTS		65536	/* the session's table */
-#define PROF_WORDS		(1024 * 1024)
+#define PROF_CPU_SLOTS		4096	/* distinct stacks per CPU table */
+#define PROF_CPU_WORDS		65536	/* their frames */
+#define PROF_SLOTS		131072	/* the session's table */
+#define PROF_WORDS		(2048 * 1024)
 #define PROF_PROBES		16	/* linear probing, then dropped */
 #define PROF_MAX_HZ		100000
-#define PROF_DRAIN_MS		250
+#define PROF_DRAIN_MS		100
 #define PROF_DIFFS		8	/* self-check differences kept */
 /* A frame word below this is the index of a name (a module gone). */
 #define PROF_NAMES		4096
@@ -71,8 +73,8 @@
 
 struct prof_entry {
 	u32 hash;		/* 0: empty */
-	u32 count;
 	u32 off;		/* first word in the arena */
+	u64 count;
 	u8 depth;		/* words */
 	u8 flags;
 	u8 stop;		/* enum kunwind_stop; NONE if truncated */
@@ -122,8 +124,13 @@ static const char *const prof_event_names[] = {
 static DEFINE_MUTEX(prof_mutex);	/* everything below but the handler's */
 static struct prof_cpu __percpu *prof_cpus;
 static struct prof_table prof_agg;	/* the session's stacks */
-static char *prof_names[PROF_NAMES];	/* frames of modules gone */
-static unsigned int prof_nr_names;
+/*
+ * Names of frames of modules gone, [0] for any that could not get one.
+ * Only added to (a reader may use one without prof_mutex), freed at
+ * kunwind.ko's exit.
+ */
+static char *prof_names[PROF_NAMES] = { "[unnamed module frame]" };
+static unsigned int prof_nr_names = 1;
 static bool prof_running;
 static unsigned int prof_hz = 1000;
 static enum prof_event prof_event = PROF_CPU_CLOCK;
@@ -157,7 +164,7 @@ static bool prof_same(const struct prof_table *t, const struct prof_entry *e,
 
 /* Add count samples of a stack; false (and counted) if there is no room. */
 static bool prof_add(struct prof_table *t, const unsigned long *w,
-		     unsigned int n, u8 flags, u8 stop, u64 regs, u32 count)
+		     unsigned int n, u8 flags, u8 stop, u64 regs, u64 count)
 {
 	u32 h = prof_hash(w, n, flags, stop, regs);
 	unsigned int i;
@@ -379,7 +386,14 @@ static int prof_cpu_online(unsigned int cpu)
 	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, prof_handler,
 					      NULL);
 	if (IS_ERR(ev)) {
-		prof_event_err = PTR_ERR(ev);
+		WRITE_ONCE(prof_event_err, PTR_ERR(ev));
+		/*
+		 * A CPU coming online in a running session goes on without
+		 * samples (stats says why), as the perf lockup detector does;
+		 * at start the error is the writer's.
+		 */
+		if (prof_running)
+			return 0;
 		/* perf's "no such event here" (no PMU: QEMU TCG) */
 		return PTR_ERR(ev) == -ENOENT ? -EOPNOTSUPP : PTR_ERR(ev);
 	}
@@ -436,9 +450,17 @@ static void prof_drain(void)
 static void prof_drain_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(prof_drain_work, prof_drain_fn);
 
+/*
+ * Never waits for prof_mutex: prof_stop() cancels this work holding it.
+ * Busy: another drain is under way or due; try again later.
+ */
 static void prof_drain_fn(struct work_struct *work)
 {
-	mutex_lock(&prof_mutex);
+	if (!mutex_trylock(&prof_mutex)) {
+		schedule_delayed_work(&prof_drain_work,
+				      msecs_to_jiffies(PROF_DRAIN_MS));
+		return;
+	}
 	if (prof_running) {
 		prof_drain();
 		schedule_delayed_work(&prof_drain_work,
@@ -451,7 +473,7 @@ static void prof_drain_fn(struct work_struct *work)
 
 static void prof_free(void)
 {
-	unsigned int cpu, i;
+	unsigned int cpu;
 
 	if (prof_cpus) {
 		for_each_possible_cpu(cpu) {
@@ -464,9 +486,6 @@ static void prof_free(void)
 		prof_cpus = NULL;
 	}
 	prof_table_free(&prof_agg);
-	for (i = 0; i < prof_nr_names; i++)
-		kfree(prof_names[i]);
-	prof_nr_names = 0;
 }
 
 /* A new session: empty tables, counters at 0.  Stopped only. */
@@ -529,10 +548,8 @@ static void prof_stop(void)
 	prof_cpuhp = -1;
 	prof_running = false;
 	prof_elapsed += ktime_get_ns() - prof_started;
-	prof_drain();
-	mutex_unlock(&prof_mutex);
 	cancel_delayed_work_sync(&prof_drain_work);
-	mutex_lock(&prof_mutex);
+	prof_drain();
 }
 
 /* ---- modules going: name their frames -------------------------------- */
@@ -547,11 +564,13 @@ static unsigned long prof_name_of(unsigned long ip, bool exact)
 		if (!strcmp(prof_names[i], buf))
 			return i;
 	if (prof_nr_names == PROF_NAMES)
-		return PROF_NAMES - 1;	/* the last name stands for all */
+		return 0;
 	prof_names[prof_nr_names] = kstrdup(buf, GFP_KERNEL);
 	if (!prof_names[prof_nr_names])
-		return PROF_NAMES - 1;
-	return prof_nr_names++;
+		return 0;
+	/* the name before the count: readers take names below the count */
+	smp_store_release(&prof_nr_names, prof_nr_names + 1);
+	return prof_nr_names - 1;
 }
 
 /*
@@ -602,30 +621,43 @@ static struct notifier_block prof_module_nb = {
 static void prof_put_frame(struct seq_file *m, unsigned long w, bool exact)
 {
 	if (w < PROF_NAMES)
-		seq_puts(m, w < prof_nr_names ? prof_names[w] : "[unknown]");
+		seq_puts(m, w < smp_load_acquire(&prof_nr_names) ?
+			 prof_names[w] : prof_names[0]);
 	else
 		seq_printf(m, "%ps", (void *)(exact ? w : w - 1));
 }
 
 /*
+ * A task's name, which any task sets (prctl(PR_SET_NAME), its file's
+ * name): nothing in it may split a frame, a stack or a line.
+ */
+static void prof_put_comm(struct seq_file *m, const char *comm)
+{
+	unsigned int i;
+
+	for (i = 0; i < TASK_COMM_LEN && comm[i]; i++)
+		seq_putc(m, isgraph(comm[i]) && comm[i] != ';' ? comm[i] : '_');
+}
+
+/*
  * Folded stacks: outermost frame first.  A walk that did not reach the
  * end of the stack gets a root frame saying why; a user-mode sample is
- * its task's name.
+ * its task's name.  From the copy folded_open() took.
  */
 static int folded_show(struct seq_file *m, void *v)
 {
+	const struct prof_table *t = m->private;
 	unsigned int i, j;
 
-	mutex_lock(&prof_mutex);
-	for (i = 0; prof_cpus && i < prof_agg.nr_slots; i++) {
-		const struct prof_entry *e = &prof_agg.slot[i];
-		const unsigned long *w = prof_agg.words + e->off;
+	for (i = 0; t && i < t->nr_slots; i++) {
+		const struct prof_entry *e = &t->slot[i];
+		const unsigned long *w = t->words + e->off;
 
 		if (!e->hash)
 			continue;
 		if (e->flags & PROF_USER) {
-			seq_printf(m, "%.*s (user) %u\n", TASK_COMM_LEN,
-				   (const char *)w, e->count);
+			prof_put_comm(m, (const char *)w);
+			seq_printf(m, " (user) %llu\n", e->count);
 			continue;
 		}
 		if (e->flags & PROF_TRUNC)
@@ -638,28 +670,58 @@ static int folded_show(struct seq_file *m, void *v)
 		}
 		if (!e->depth)
 			seq_puts(m, "[no frame] ");
-		seq_printf(m, "%u\n", e->count);
+		seq_printf(m, "%llu\n", e->count);
 	}
-	mutex_unlock(&prof_mutex);
 	return 0;
 }
 
+static void prof_copy_free(struct prof_table *t)
+{
+	if (t)
+		prof_table_free(t);
+	kfree(t);
+}
+
 /*
- * Drain at open: what the file shows then includes every sample so far,
- * rendered once, whole, into a buffer sized for it (a name is some 30
- * bytes): a consistent snapshot, however many read() calls take it.
+ * Drain at open and copy the session's table: the file shows that copy,
+ * every sample up to the open, however many read() calls take it, and
+ * renders it (a kallsyms lookup a frame) without holding prof_mutex,
+ * which the drains and module loads and unloads need.
  */
 static int folded_open(struct inode *inode, struct file *file)
 {
-	size_t size;
+	struct prof_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	size_t size = 0;
+	int err = t ? 0 : -ENOMEM;
 
 	mutex_lock(&prof_mutex);
 	prof_drain();
-	size = prof_cpus ? (size_t)prof_agg.used_words * 40 +
-			   (size_t)prof_stacks() * 48 : 0;
+	if (!err && prof_cpus) {
+		err = prof_table_alloc(t, prof_agg.nr_slots,
+				       max(prof_agg.used_words, 1U));
+		if (!err) {
+			memcpy(t->slot, prof_agg.slot,
+			       t->nr_slots * sizeof(*t->slot));
+			memcpy(t->words, prof_agg.words,
+			       prof_agg.used_words * sizeof(*t->words));
+			/* some 40 bytes a frame, 48 a line */
+			size = (size_t)prof_agg.used_words * 40 +
+			       (size_t)prof_stacks() * 48;
+		}
+	}
 	mutex_unlock(&prof_mutex);
-	return single_open_size(file, folded_show, NULL,
-				clamp_t(size_t, size, PAGE_SIZE, SZ_256M));
+	if (!err)
+		err = single_open_size(file, folded_show, t,
+				       clamp_t(size_t, size, PAGE_SIZE, SZ_256M));
+	if (err)
+		prof_copy_free(t);
+	return err;
+}
+
+static int folded_release(struct inode *inode, struct file *file)
+{
+	prof_copy_free(((struct seq_file *)file->private_data)->private);
+	return single_release(inode, file);
 }
 
 static const struct file_operations folded_fops = {
@@ -667,7 +729,7 @@ static const struct file_operations folded_fops = {
 	.open = folded_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = folded_release,
 };
 
 /* The module of a frame, as %ps names it ("" for vmlinux). */
@@ -677,7 +739,8 @@ static void prof_module_of(unsigned long w, bool exact, char *mod, size_t len)
 	const char *p, *q;
 
 	if (w < PROF_NAMES)
-		strscpy(buf, w < prof_nr_names ? prof_names[w] : "", sizeof(buf));
+		strscpy(buf, w < smp_load_acquire(&prof_nr_names) ?
+			prof_names[w] : "", sizeof(buf));
 	else
 		snprintf(buf, sizeof(buf), "%ps", (void *)(exact ? w : w - 1));
 	p = strchr(buf, '[');
@@ -801,6 +864,8 @@ static int stats_show(struct seq_file *m, void *v)
 
 	mutex_lock(&prof_mutex);
 	prof_drain();
+	cpus_read_lock();	/* the hotplug callbacks' fields hold still */
+	now = ktime_get_ns();
 	elapsed = prof_elapsed + (prof_running ? now - prof_started : 0);
 	for_each_possible_cpu(cpu) {
 		struct prof_cpu *pc;
@@ -814,7 +879,7 @@ static int stats_show(struct seq_file *m, void *v)
 		online += pc->online_ns +
 			  (pc->event ? now - pc->online_since : 0);
 		handler += pc->handler_ns;
-		handler_max = max(handler_max, pc->handler_max_ns);
+		handler_max = max(handler_max, data_race(pc->handler_max_ns));
 		equal += pc->equal;
 		differ += pc->differ;
 		incomplete += pc->orc_incomplete;
@@ -831,6 +896,7 @@ static int stats_show(struct seq_file *m, void *v)
 		if (e->depth <= 2)
 			lost += e->count;
 	}
+	cpus_read_unlock();
 	dropped = prof_agg.dropped + prof_dropped_cpu;
 	seq_printf(m, "state: %s\n", prof_running ? "running" : "stopped");
 	seq_printf(m, "event: %s\n", prof_event_names[prof_event]);
@@ -838,7 +904,7 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "requested_hz: %u\n", prof_hz);
 	/* per CPU, over the time each CPU had an event */
 	seq_printf(m, "achieved_hz: %llu\n",
-		   online ? div64_u64((u64)samples * NSEC_PER_SEC, online) : 0);
+		   online ? mul_u64_u64_div_u64(samples, NSEC_PER_SEC, online) : 0);
 	seq_printf(m, "elapsed_ms: %llu\n", div64_u64(elapsed, NSEC_PER_MSEC));
 	seq_printf(m, "cpu_online_ms: %llu\n", div64_u64(online, NSEC_PER_MSEC));
 	seq_printf(m, "samples: %lu\n", samples);
@@ -854,7 +920,7 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "handler_max_ns: %llu\n", handler_max);
 	/* handler time over the CPUs' time, in millionths */
 	seq_printf(m, "handler_ppm: %llu\n",
-		   online ? div64_u64(handler * 1000000, online) : 0);
+		   online ? mul_u64_u64_div_u64(handler, 1000000, online) : 0);
 	seq_printf(m, "selfcheck_equal: %lu\n", equal);
 	seq_printf(m, "selfcheck_differ: %lu\n", differ);
 	seq_printf(m, "selfcheck_orc_incomplete: %lu\n", incomplete);
@@ -1054,9 +1120,13 @@ int kunwind_profile_init(void)
 /* After debugfs is gone: nobody can start a session any more. */
 void kunwind_profile_exit(void)
 {
+	unsigned int i;
+
 	mutex_lock(&prof_mutex);
 	prof_stop();
 	prof_free();
 	mutex_unlock(&prof_mutex);
 	unregister_module_notifier(&prof_module_nb);
+	for (i = 1; i < prof_nr_names; i++)
+		kfree(prof_names[i]);
 }
