@@ -621,6 +621,7 @@ static struct notifier_block prof_module_nb = {
 static void prof_put_frame(struct seq_file *m, unsigned long w, bool exact)
 {
 	if (w < PROF_NAMES)
+		/* pairs with prof_name_of()'s release: the name is there */
 		seq_puts(m, w < smp_load_acquire(&prof_nr_names) ?
 			 prof_names[w] : prof_names[0]);
 	else
@@ -739,6 +740,7 @@ static void prof_module_of(unsigned long w, bool exact, char *mod, size_t len)
 	const char *p, *q;
 
 	if (w < PROF_NAMES)
+		/* pairs with prof_name_of()'s release */
 		strscpy(buf, w < smp_load_acquire(&prof_nr_names) ?
 			prof_names[w] : "", sizeof(buf));
 	else
@@ -879,6 +881,7 @@ static int stats_show(struct seq_file *m, void *v)
 		online += pc->online_ns +
 			  (pc->event ? now - pc->online_since : 0);
 		handler += pc->handler_ns;
+		/* the handler's own, racy on purpose: a statistic */
 		handler_max = max(handler_max, data_race(pc->handler_max_ns));
 		equal += pc->equal;
 		differ += pc->differ;
