@@ -231,6 +231,19 @@ static unsigned int prof_stacks(void)
 	return n;
 }
 
+/* A kernel sample whose walk ended before the end of the stack. */
+static bool prof_entry_stopped(const struct prof_entry *e)
+{
+	return !(e->flags & (PROF_USER | PROF_TRUNC)) &&
+	       e->stop != KUNWIND_STOP_END;
+}
+
+/* ... at 2 frames or fewer: a sample with nothing to show. */
+static bool prof_entry_lost(const struct prof_entry *e)
+{
+	return prof_entry_stopped(e) && e->depth <= 2;
+}
+
 /* ---- the handler ----------------------------------------------------- */
 
 static __kunwind_walk bool prof_frame(void *cookie, const struct kunwind_frame *f)
@@ -684,17 +697,18 @@ static void prof_copy_free(struct prof_table *t)
 }
 
 /*
- * Drain at open and copy the session's table: the file shows that copy,
- * every sample up to the open, however many read() calls take it, and
- * renders it (a kallsyms lookup a frame) without holding prof_mutex,
- * which the drains and module loads and unloads need.
+ * Drain and copy the session's table, for a file to show: every sample
+ * up to the open, however many read() calls take it, rendered (a
+ * kallsyms lookup a frame) without holding prof_mutex, which the drains
+ * and module loads and unloads need.  An empty table if no session.
+ * *size: about what folded prints of it (40 bytes a frame, 48 a line).
  */
-static int folded_open(struct inode *inode, struct file *file)
+static struct prof_table *prof_snapshot(size_t *size)
 {
 	struct prof_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
-	size_t size = 0;
 	int err = t ? 0 : -ENOMEM;
 
+	*size = 0;
 	mutex_lock(&prof_mutex);
 	prof_drain();
 	if (!err && prof_cpus) {
@@ -705,24 +719,44 @@ static int folded_open(struct inode *inode, struct file *file)
 			       t->nr_slots * sizeof(*t->slot));
 			memcpy(t->words, prof_agg.words,
 			       prof_agg.used_words * sizeof(*t->words));
-			/* some 40 bytes a frame, 48 a line */
-			size = (size_t)prof_agg.used_words * 40 +
-			       (size_t)prof_stacks() * 48;
+			*size = (size_t)prof_agg.used_words * 40 +
+				(size_t)prof_stacks() * 48;
 		}
 	}
 	mutex_unlock(&prof_mutex);
-	if (!err)
-		err = single_open_size(file, folded_show, t,
-				       clamp_t(size_t, size, PAGE_SIZE, SZ_256M));
+	if (err) {
+		prof_copy_free(t);
+		return ERR_PTR(err);
+	}
+	return t;
+}
+
+/* single_open_size() on a snapshot: folded and modules. */
+static int prof_snapshot_open(struct file *file,
+			      int (*show)(struct seq_file *, void *))
+{
+	size_t size;
+	struct prof_table *t = prof_snapshot(&size);
+	int err;
+
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	err = single_open_size(file, show, t,
+			       clamp_t(size_t, size, PAGE_SIZE, SZ_256M));
 	if (err)
 		prof_copy_free(t);
 	return err;
 }
 
-static int folded_release(struct inode *inode, struct file *file)
+static int prof_snapshot_release(struct inode *inode, struct file *file)
 {
 	prof_copy_free(((struct seq_file *)file->private_data)->private);
 	return single_release(inode, file);
+}
+
+static int folded_open(struct inode *inode, struct file *file)
+{
+	return prof_snapshot_open(file, folded_show);
 }
 
 static const struct file_operations folded_fops = {
@@ -730,7 +764,7 @@ static const struct file_operations folded_fops = {
 	.open = folded_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = folded_release,
+	.release = prof_snapshot_release,
 };
 
 /* The module of a frame, as %ps names it ("" for vmlinux). */
@@ -782,6 +816,7 @@ static struct prof_mod *prof_mod_get(struct prof_mod *mods, unsigned int *n,
  */
 static int modules_show(struct seq_file *m, void *v)
 {
+	const struct prof_table *t = m->private;
 	struct prof_mod *mods = kvcalloc(PROF_MODS, sizeof(*mods), GFP_KERNEL);
 	unsigned int n = 0, i, r;
 	char name[MODULE_NAME_LEN];
@@ -789,10 +824,9 @@ static int modules_show(struct seq_file *m, void *v)
 
 	if (!mods)
 		return -ENOMEM;
-	mutex_lock(&prof_mutex);
-	for (i = 0; prof_cpus && i < prof_agg.nr_slots; i++) {
-		const struct prof_entry *e = &prof_agg.slot[i];
-		const unsigned long *w = prof_agg.words + e->off;
+	for (i = 0; i < t->nr_slots; i++) {
+		const struct prof_entry *e = &t->slot[i];
+		const unsigned long *w = t->words + e->off;
 		struct prof_mod *pm;
 
 		if (!e->hash)
@@ -806,19 +840,19 @@ static int modules_show(struct seq_file *m, void *v)
 		pm = prof_mod_get(mods, &n, PROF_MODS, name);
 		if (pm)
 			pm->samples += e->count;
-		if (e->flags & (PROF_USER | PROF_TRUNC) ||
-		    e->stop == KUNWIND_STOP_END || !e->depth)
+		if (!prof_entry_stopped(e))
 			continue;
-		prof_module_of(w[e->depth - 1], e->regs & (1ULL << (e->depth - 1)),
-			       name, sizeof(name));
+		if (e->depth)	/* where it stopped */
+			prof_module_of(w[e->depth - 1],
+				       e->regs & (1ULL << (e->depth - 1)),
+				       name, sizeof(name));
 		pm = prof_mod_get(mods, &n, PROF_MODS, name);
 		if (!pm)
 			continue;
 		pm->stopped[e->stop] += e->count;
-		if (e->depth <= 2)
+		if (prof_entry_lost(e))
 			pm->lost += e->count;
 	}
-	mutex_unlock(&prof_mutex);
 	seq_printf(m, "# samples %lu; per module: samples (interrupted there), lost (walk stopped there at <= 2 frames), lost %% of all samples, where walks stopped and why\n",
 		   total);
 	seq_printf(m, "%-24s %10s %8s %8s  %s\n", "module", "samples", "lost",
@@ -842,10 +876,7 @@ static int modules_show(struct seq_file *m, void *v)
 
 static int modules_open(struct inode *inode, struct file *file)
 {
-	mutex_lock(&prof_mutex);
-	prof_drain();
-	mutex_unlock(&prof_mutex);
-	return single_open(file, modules_show, NULL);
+	return prof_snapshot_open(file, modules_show);
 }
 
 static const struct file_operations modules_fops = {
@@ -853,7 +884,7 @@ static const struct file_operations modules_fops = {
 	.open = modules_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = prof_snapshot_release,
 };
 
 static int stats_show(struct seq_file *m, void *v)
@@ -892,11 +923,10 @@ static int stats_show(struct seq_file *m, void *v)
 	for (i = 0; prof_cpus && i < prof_agg.nr_slots; i++) {
 		const struct prof_entry *e = &prof_agg.slot[i];
 
-		if (!e->hash || e->flags & (PROF_USER | PROF_TRUNC) ||
-		    e->stop == KUNWIND_STOP_END)
+		if (!e->hash || !prof_entry_stopped(e))
 			continue;
 		stopped += e->count;
-		if (e->depth <= 2)
+		if (prof_entry_lost(e))
 			lost += e->count;
 	}
 	cpus_read_unlock();
