@@ -446,11 +446,9 @@ static struct kunwind_rule to_rule(const struct cfi_state *s)
 
 /* ---- the interpreter ---- */
 
-static int add_row(struct ctx *c, unsigned int shndx, uint64_t start,
-		   uint64_t end, const struct kunwind_rule *rule)
+int cfi_rows_add(struct cfi_rows *o, unsigned int shndx, uint64_t start,
+		 uint64_t end, const struct kunwind_rule *rule)
 {
-	struct cfi_rows *o = c->out;
-
 	if (end <= start)
 		return 0;
 	if (o->nr == o->alloc) {
@@ -468,6 +466,12 @@ static int add_row(struct ctx *c, unsigned int shndx, uint64_t start,
 	o->row[o->nr].rule = *rule;
 	o->nr++;
 	return 0;
+}
+
+static int add_row(struct ctx *c, unsigned int shndx, uint64_t start,
+		   uint64_t end, const struct kunwind_rule *rule)
+{
+	return cfi_rows_add(c->out, shndx, start, end, rule);
 }
 
 static bool set_reg(struct cfi_state *s, const struct cie *cie,

@@ -86,7 +86,7 @@ static int build(struct embed *m)
 		fprintf(stderr, "kunwind-gen: %s: out of memory\n", m->path);
 		goto out;
 	}
-	m->table = kgen_build(e, NULL, &m->len, &cs, &ts, m->seg_shndx);
+	m->table = kgen_build(e, NULL, 0, &m->len, &cs, &ts, m->seg_shndx);
 	if (!m->table)
 		goto out;
 	if (!cs.sections)

@@ -8,6 +8,7 @@
  *   table.c  rows -> binary table (struct kunwind_hdr ...)
  *   dump.c   a table -> text, one row a line
  *   hints.c  assembly hints (unwind/linux/kunwind_asm.h) -> rows
+ *   orc.c    the object's ORC, where no CFI row or hint says anything
  *   embed.c  a table -> section .kunwind of a relocatable object (libelf)
  */
 #ifndef _KUNWIND_GEN_H
@@ -67,6 +68,8 @@ struct cfi_stats {
 	size_t fdes_skipped;		/* outside any text section or empty */
 	size_t fdes_bad;		/* malformed: parse error, reported */
 	size_t hints;			/* assembly hints applied (hints.c) */
+	size_t orc_entries;		/* ORC entries read (orc.c) */
+	size_t orc_rows;		/* rows added from them */
 	size_t sections;		/* frame sections read */
 };
 
@@ -88,6 +91,9 @@ int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
 int cfi_parse_file(struct kelf *e, const char *want, struct cfi_rows *out,
 		   struct cfi_stats *st);
 void cfi_rows_free(struct cfi_rows *r);
+/* Append the row [start, end) of shndx (nothing if empty); -1: no memory. */
+int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, uint64_t start,
+		 uint64_t end, const struct kunwind_rule *rule);
 
 /*
  * hints.c: override rows with the assembly hints of KUNWIND_HINT_SECTION
@@ -95,6 +101,15 @@ void cfi_rows_free(struct cfi_rows *r);
  * and ignored; -1 only when out of memory.  Counts into st->hints.
  */
 int hints_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
+
+/*
+ * orc.c: where no row covers an address of an executable section, add the
+ * rule of the object's ORC entry there (.orc_unwind_ip, .orc_unwind), if
+ * the table can say it (after hints_apply(), before table_build()).  An
+ * object without ORC is left alone; -1 only when out of memory.  Counts
+ * into st->orc_entries and st->orc_rows.
+ */
+int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
 
 /* table.c: rows -> table */
 struct table_stats {
@@ -115,12 +130,16 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 
 /*
  * The whole pipeline on an open file: its frame sections (frame:
- * "eh_frame" or "debug_frame" for one, NULL for both), the hints, the
- * table.  A file without frame sections gives an empty table
- * (cs->sections == 0).  NULL on error, reported.
+ * "eh_frame" or "debug_frame" for one, NULL for both), the hints, its
+ * ORC (unless flags has KGEN_NO_ORC), the table.  A file without frame
+ * sections gives an empty table (cs->sections == 0).  NULL on error,
+ * reported.
  */
-void *kgen_build(struct kelf *e, const char *frame, size_t *len,
-		 struct cfi_stats *cs, struct table_stats *ts,
+#define KGEN_NO_ORC	0x1	/* CFI and hints only (the DWARF oracles' view) */
+#define KGEN_ONLY_ORC	0x2	/* ORC only (objtool's view, tests/orc.test) */
+
+void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,
+		 size_t *len, struct cfi_stats *cs, struct table_stats *ts,
 		 unsigned int *seg_shndx);
 
 /* The table of the file at path (kgen_build on it); NULL on error. */

@@ -77,28 +77,6 @@ static int hint_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static int push_row(struct cfi_rows *rows, unsigned int shndx, uint64_t start,
-		    uint64_t end, const struct kunwind_rule *rule)
-{
-	if (end <= start)
-		return 0;
-	if (rows->nr == rows->alloc) {
-		size_t n = rows->alloc ? rows->alloc * 2 : 64;
-		struct cfi_row *p = realloc(rows->row, n * sizeof(*p));
-
-		if (!p)
-			return -1;
-		rows->row = p;
-		rows->alloc = n;
-	}
-	rows->row[rows->nr].shndx = shndx;
-	rows->row[rows->nr].start = start;
-	rows->row[rows->nr].end = end;
-	rows->row[rows->nr].rule = *rule;
-	rows->nr++;
-	return 0;
-}
-
 /*
  * Where a hint outside every FDE ends: the end of the function symbol that
  * contains addr (.symtab is read raw: values are section-relative in
@@ -180,8 +158,8 @@ static int apply(const struct kelf *e, struct cfi_rows *rows,
 		rows->row[i].start = h->addr;
 		rows->row[i].end = end;
 		rows->row[i].rule = h->rule;
-		if (push_row(rows, old.shndx, old.start, h->addr, &old.rule) ||
-		    push_row(rows, old.shndx, end, old.end, &old.rule))
+		if (cfi_rows_add(rows, old.shndx, old.start, h->addr, &old.rule) ||
+		    cfi_rows_add(rows, old.shndx, end, old.end, &old.rule))
 			return -1;
 	}
 	if (covered)
@@ -198,7 +176,7 @@ static int apply(const struct kelf *e, struct cfi_rows *rows,
 		end = limit;
 	if (end > next_row(rows, sec, h->addr))
 		end = next_row(rows, sec, h->addr);
-	return push_row(rows, h->shndx, h->addr, end, &h->rule);
+	return cfi_rows_add(rows, h->shndx, h->addr, end, &h->rule);
 }
 
 /* Resolve the ip of hint i: the text section and the offset in it. */

@@ -9,7 +9,8 @@
 #include "gen.h"
 
 static const char usage[] =
-"usage: kunwind-gen COMMAND [--frame eh_frame|debug_frame] FILE [-o OUT]\n"
+"usage: kunwind-gen COMMAND [--frame eh_frame|debug_frame] [--no-orc|--only-orc]\n"
+"                   FILE [-o OUT]\n"
 "\n"
 "Reads the call-frame information of an ELF64 x86-64 object (relocatable\n"
 ".o/.ko, executable, shared library, vmlinux) and builds a kunwind table.\n"
@@ -26,9 +27,13 @@ static const char usage[] =
 "                    already there is replaced (scripts/kunwind.mk)\n"
 "\n"
 "  --frame S         read only .S (eh_frame or debug_frame); default: both\n"
+"  --no-orc          do not fill what CFI leaves out from the object's ORC\n"
+"  --only-orc        the rows of the object's ORC alone (no CFI, no hints)\n"
 "\n"
 "Relocatable objects' assembly hints (unwind/linux/kunwind_asm.h, section\n"
-KUNWIND_HINT_SECTION ") override the CFI rows they cover.\n"
+KUNWIND_HINT_SECTION ") override the CFI rows they cover.  Where neither\n"
+"CFI nor a hint says anything, a kernel object's ORC (.orc_unwind) gives\n"
+"the rule, if the table can say it (gen/orc.c).\n"
 "\n"
 "See Documentation/format.rst and Documentation/gen.rst.\n";
 
@@ -50,7 +55,8 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int build(const char *path, const char *frame, struct built *b)
+static int build(const char *path, const char *frame, unsigned int flags,
+		 struct built *b)
 {
 	double t0 = now_ms();
 
@@ -59,11 +65,11 @@ static int build(const char *path, const char *frame, struct built *b)
 	b->e = kelf_open(path);
 	if (!b->e)
 		return -1;
-	b->table = kgen_build(b->e, frame, &b->len, &b->cs, &b->ts, NULL);
+	b->table = kgen_build(b->e, frame, flags, &b->len, &b->cs, &b->ts, NULL);
 	b->ms = now_ms() - t0;
 	if (!b->table)
 		return -1;
-	if (!b->cs.sections) {
+	if (!b->cs.sections && !(flags & KGEN_ONLY_ORC)) {
 		fprintf(stderr, "kunwind-gen: %s: no %s section\n", path,
 			frame ? frame : ".eh_frame or .debug_frame");
 		return -1;
@@ -142,6 +148,8 @@ static int stats(struct built *b)
 	       b->cs.cies, b->cs.fdes, b->cs.fdes_skipped, b->cs.fdes_bad);
 	printf("cfi_rows %zu\nunsupported_rows %zu\n", b->cs.rows, b->cs.unsupported);
 	printf("hints %zu\n", b->cs.hints);
+	printf("orc_entries %zu\norc_rows %zu\n", b->cs.orc_entries,
+	       b->cs.orc_rows);
 	printf("table_rows %zu\nmerged %zu\ngaps %zu\noverlaps %zu\n",
 	       b->ts.rows, b->ts.merged, b->ts.gaps, b->ts.overlaps);
 	printf("segments %zu\nrules %zu\n", b->ts.segs, b->ts.rules);
@@ -164,6 +172,7 @@ static int stats(struct built *b)
 int main(int argc, char **argv)
 {
 	const char *cmd, *file = NULL, *out = NULL, *frame = NULL;
+	unsigned int flags = 0;
 	struct built b;
 	int i, ret = 0;
 
@@ -179,18 +188,23 @@ int main(int argc, char **argv)
 			frame = argv[++i];
 		else if (!strncmp(argv[i], "--frame=", 8))
 			frame = argv[i] + 8;
+		else if (!strcmp(argv[i], "--no-orc"))
+			flags |= KGEN_NO_ORC;
+		else if (!strcmp(argv[i], "--only-orc"))
+			flags |= KGEN_ONLY_ORC;
 		else if (argv[i][0] != '-' && !file)
 			file = argv[i];
 		else
 			goto bad;
 	}
-	if (!file || (frame && strcmp(frame, "eh_frame") && strcmp(frame, "debug_frame")))
+	if (!file || (frame && strcmp(frame, "eh_frame") && strcmp(frame, "debug_frame")) ||
+	    flags == (KGEN_NO_ORC | KGEN_ONLY_ORC) || (frame && (flags & KGEN_ONLY_ORC)))
 		goto bad;
 
 	if (!strcmp(cmd, "dump") && is_table_file(file))
 		return dump_table_file(file);
 	if (!strcmp(cmd, "embed")) {
-		if (frame)
+		if (frame || flags)
 			goto bad;
 		return kgen_embed(file, out) ? 1 : 0;
 	}
@@ -198,7 +212,7 @@ int main(int argc, char **argv)
 		goto bad;
 	if (!strcmp(cmd, "build") && !out)
 		goto bad;
-	if (build(file, frame, &b)) {
+	if (build(file, frame, flags, &b)) {
 		kelf_close(b.e);
 		return 1;
 	}
