@@ -110,6 +110,8 @@ static LIST_HEAD(kunwind_regs);
 static DEFINE_MUTEX(kunwind_regs_lock);
 static struct kunwind_reg *kunwind_vmlinux_reg;
 static struct kunwind_live __rcu *kunwind_live;
+/* Bumped after every change of kunwind_live: see kunwind_registry_gen(). */
+static unsigned long kunwind_live_gen;
 
 static struct kunwind_reg *kunwind_module_reg_locked(struct module *mod);
 
@@ -190,6 +192,20 @@ kunwind_registry_find(unsigned long ip, const struct kunwind_hdr **table,
 	return s->seg;
 }
 EXPORT_SYMBOL_GPL(kunwind_registry_find);
+
+/*
+ * The registry's generation: it changes after every change of what
+ * lookups find (a table registered or gone, init text freed).  A lookup
+ * cache (struct kunwind_cache) is valid for the generation read before
+ * it was filled: a walk reads it first, clears its cache if it differs
+ * from the cache's, and then looks up.  A change during the walk leaves
+ * entries of either set in the cache, under the old generation: the next
+ * walk clears them.
+ */
+__kunwind_walk unsigned long kunwind_registry_gen(void)
+{
+	return smp_load_acquire(&kunwind_live_gen);
+}
 
 bool kunwind_find_rule(unsigned long ip, struct kunwind_rule *rule)
 {
@@ -325,6 +341,12 @@ static struct kunwind_live *live_alloc(unsigned int nr, unsigned int bits)
  * shrank, and so did its blocks.  An addition without memory fails with
  * -ENOMEM.
  */
+/* A new kunwind_live is visible: lookup caches filled before are stale. */
+static void live_changed(void)
+{
+	smp_store_release(&kunwind_live_gen, kunwind_live_gen + 1);
+}
+
 static int live_publish(bool removal)
 {
 	struct kunwind_live *old, *l;
@@ -337,13 +359,16 @@ static int live_publish(bool removal)
 		if (!removal || !old)
 			return -ENOMEM;
 		rcu_assign_pointer(kunwind_live, NULL);
+		live_changed();
 		synchronize_rcu();
 		live_fill(old);
 		rcu_assign_pointer(kunwind_live, old);
+		live_changed();
 		return 0;
 	}
 	live_fill(l);
 	rcu_assign_pointer(kunwind_live, l);
+	live_changed();
 	if (old)
 		kvfree_rcu(old, rcu);
 	return 0;
@@ -891,12 +916,18 @@ static bool banner_ok(const char *banner)
  * The vmlinux table's bases are link-time addresses; the kernel runs at
  * link address + KASLR offset, which two exported functions measure (two,
  * so that a vmlinux with the same banner but another layout is caught).
+ *
+ * Its init text stays looked up after the kernel frees it, as ORC keeps
+ * looking it up (orc_find(): is_kernel_inittext()): nothing else is ever
+ * placed at those addresses, and the boot CPU's idle task returns into
+ * start_kernel() and friends for as long as the machine runs.
  */
 int kunwind_vmlinux_register(void)
 {
 	const struct kunwind_vmlinux_info *info = &kunwind_vmlinux_info;
 	unsigned long len = kunwind_vmlinux_table_end - kunwind_vmlinux_table;
-	struct kunwind_text text = {};
+	struct kunwind_text text[2] = {};
+	unsigned int nr_text = 1;
 	struct kunwind_reg *reg;
 	unsigned long bias;
 
@@ -915,10 +946,15 @@ int kunwind_vmlinux_register(void)
 		pr_warn("vmlinux table refused: its layout differs from the running kernel's\n");
 		return -EINVAL;
 	}
-	text.start = info->stext + bias;
-	text.end = PAGE_ALIGN(info->etext) + bias;
+	text[0].start = info->stext + bias;
+	text[0].end = PAGE_ALIGN(info->etext) + bias;
+	if (kunwind_sym.einittext) {
+		text[1].start = kunwind_sym.sinittext;
+		text[1].end = kunwind_sym.einittext;
+		nr_text++;
+	}
 	reg = kunwind_register_table("vmlinux", NULL, kunwind_vmlinux_table,
-				     len, bias, &text, 1);
+				     len, bias, text, nr_text);
 	return PTR_ERR_OR_ZERO(reg);
 }
 
