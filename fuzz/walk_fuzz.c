@@ -656,6 +656,20 @@ static const char *stops_str(unsigned int stops)
 	return buf[0] ? buf : "success";
 }
 
+/* The walk's cache has a row, not a gap's, for the frame's lookup address. */
+static bool cache_vouches(const struct kunwind_state *s)
+{
+	unsigned long addr = kunwind_frame_addr(s);
+	unsigned int i;
+
+	if (!s->cache)
+		return false;
+	for (i = 0; i < KUNWIND_CACHE_SIZE; i++)
+		if (s->cache->e[i].addr == addr)
+			return s->cache->e[i].rule.type != KUNWIND_TYPE_NONE;
+	return false;
+}
+
 /*
  * The hooks were asked what the model says, no more: ret_addr() once for
  * the return address the rule gave (where it is read, the walker may call
@@ -687,10 +701,12 @@ static void check_hooks(const struct walk_ctx *c, const struct kunwind_state *ol
 			  c->text_ip, m->ip);
 	/*
 	 * Asked for a reported ip outside the segment the walk is in (the
-	 * one its lookups left in s), and only then.
+	 * one its lookups left in s), and only then; unless the walk's cache
+	 * holds a row (not a gap's) for the ip's lookup address, which says
+	 * the same (kunwind_code_at()).
 	 */
 	if ((c->hooks & HOOK_TEXT_OK) && ok &&
-	    s->ip - s->seg_lo >= s->seg_len &&
+	    s->ip - s->seg_lo >= s->seg_len && !cache_vouches(s) &&
 	    (!c->nr_text_ok || !ctx_text_ok(c, s->ip)))
 		fuzz_fail("step %u: frame ip %#lx reported, text_ok() %s",
 			  old->depth, s->ip,

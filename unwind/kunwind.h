@@ -131,11 +131,36 @@ struct kunwind_ops {
 	/*
 	 * Optional.  Is ip code a frame can return to or be interrupted at?
 	 * If not, the walk stops (KUNWIND_STOP_BAD_RA) before reporting it.
-	 * Not asked for an ip in the segment the walk is in: a segment
-	 * find_seg() gives must be text.
+	 * Not asked for an ip in a segment find_seg() gives: a segment must
+	 * be text.
 	 */
 	bool (*text_ok)(void *ctx, unsigned long ip);
 };
+
+/*
+ * A call of ops->op.  In the kernel, where an indirect call is a
+ * retpoline (a fifth of a profiler sample's walk under QEMU, make bench),
+ * the kernel's own ops (unwind/linux/stack.c) are called directly when
+ * they are the walk's, as the kernel's INDIRECT_CALL_1() does; any other
+ * ops still work.
+ */
+#ifdef __KERNEL__
+extern const struct kunwind_ops kunwind_kernel_ops;
+const struct kunwind_seg *kunwind_kernel_find_seg(void *ctx, unsigned long ip,
+						  const struct kunwind_hdr **table,
+						  unsigned long *start);
+bool kunwind_kernel_read(void *ctx, unsigned long addr, unsigned long *val);
+bool kunwind_kernel_stack(void *ctx, unsigned long sp, unsigned long *lo,
+			  unsigned long *hi);
+unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
+				      unsigned long addr_p);
+bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
+#define KUNWIND_OP(s, op, ...)						\
+	((s)->ops == &kunwind_kernel_ops ? kunwind_kernel_##op(__VA_ARGS__) : \
+					   (s)->ops->op(__VA_ARGS__))
+#else
+#define KUNWIND_OP(s, op, ...)	((s)->ops->op(__VA_ARGS__))
+#endif
 
 /* kunwind_start() flags */
 #define KUNWIND_FP_FALLBACK	0x1	/* guess with rbp where no row exists */
@@ -184,6 +209,11 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 		   void *ctx, unsigned long ip, unsigned long sp,
 		   unsigned long bp, unsigned int max_depth, unsigned int flags);
 bool kunwind_next(struct kunwind_state *s);
+/*
+ * Is ip (exact, or a return address) code: a segment's, or as
+ * ops->text_ok() says?  Not for ip 0.
+ */
+bool kunwind_code_at(struct kunwind_state *s, unsigned long ip, bool exact);
 enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp);
 enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
 				  unsigned long sp, unsigned long bp,

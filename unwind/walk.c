@@ -35,15 +35,16 @@ static __kunwind_walk bool stop(struct kunwind_state *s, enum kunwind_stop why)
 static __kunwind_walk bool stack_of(struct kunwind_state *s, unsigned long addr,
 		     unsigned long *lo, unsigned long *hi)
 {
-	return s->ops->stack(s->ctx, addr, lo, hi) && *hi > *lo &&
+	return KUNWIND_OP(s, stack, s->ctx, addr, lo, hi) && *hi > *lo &&
 	       *hi - *lo >= sizeof(long);
 }
 
-static __kunwind_walk bool load(struct kunwind_state *s, unsigned long addr,
-		 unsigned long *val)
+static __kunwind_walk __always_inline bool load(struct kunwind_state *s,
+						unsigned long addr,
+						unsigned long *val)
 {
 	if (s->ops->read)
-		return s->ops->read(s->ctx, addr, val);
+		return KUNWIND_OP(s, read, s->ctx, addr, val);
 	/* Stack words may be misaligned (odd CFA offsets): no UB. */
 	__builtin_memcpy(val, (const void *)addr, sizeof(*val));
 	return true;
@@ -169,24 +170,61 @@ __kunwind_walk enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s,
 	return why;
 }
 
-/* The rule of addr: the last segment again, or the one ops->find_seg() gives. */
-static __kunwind_walk const struct kunwind_rule *lookup(struct kunwind_state *s,
-					 unsigned long addr)
+/*
+ * Make the segment holding addr the walk's, if it is not already: false
+ * if no segment holds it.  The walk's segment is a cache, not state: it
+ * may change whatever the step's outcome.
+ */
+static __kunwind_walk bool seg_at(struct kunwind_state *s, unsigned long addr)
 {
 	const struct kunwind_hdr *t;
 	const struct kunwind_seg *seg;
 	unsigned long start;
 
-	if (addr - s->seg_lo >= s->seg_len) {
-		seg = s->ops->find_seg(s->ctx, addr, &t, &start);
-		if (!seg)
-			return NULL;
-		s->seg_table = t;
-		s->seg = seg;
-		s->seg_lo = start;
-		s->seg_len = seg->size;
-	}
+	if (addr - s->seg_lo < s->seg_len)
+		return true;
+	seg = KUNWIND_OP(s, find_seg, s->ctx, addr, &t, &start);
+	if (!seg)
+		return false;
+	s->seg_table = t;
+	s->seg = seg;
+	s->seg_lo = start;
+	s->seg_len = seg->size;
+	return true;
+}
+
+/* The rule of addr: the last segment again, or the one ops->find_seg() gives. */
+static __kunwind_walk const struct kunwind_rule *lookup(struct kunwind_state *s,
+					 unsigned long addr)
+{
+	if (!seg_at(s, addr))
+		return NULL;
 	return kunwind_seg_rule(s->seg_table, s->seg, addr - s->seg_lo);
+}
+
+/*
+ * Is ip, exact or a return address, code?  A table's segments are text
+ * (the loader, the kernel registry or the host's ELF reader placed them
+ * on text), and most ips lie in one, which the next lookup wants anyway:
+ * ops->text_ok() is asked only about the others.  With a cache, a row
+ * there for ip's lookup address (ip, or ip - 1; not a gap's row) says
+ * the same without a segment lookup: for a return address, that the
+ * call ends in a segment (the return address may be one past its end,
+ * after a no-return call).
+ */
+__kunwind_walk bool kunwind_code_at(struct kunwind_state *s, unsigned long ip,
+				    bool exact)
+{
+	if (s->cache) {
+		unsigned long addr = exact ? ip : ip - 1;
+		unsigned int i = cache_slot(addr);
+
+		if (s->cache->e[i].addr == addr &&
+		    s->cache->e[i].rule.type != KUNWIND_TYPE_NONE)
+			return true;
+	}
+	return seg_at(s, ip) || !s->ops->text_ok ||
+	       KUNWIND_OP(s, text_ok, s->ctx, ip);
 }
 
 /* The rule for the current frame, at kunwind_frame_addr(). */
@@ -261,20 +299,17 @@ static __kunwind_walk __always_inline unsigned long ret_addr(struct kunwind_stat
 					      unsigned long ip,
 					      unsigned long addr_p)
 {
-	return s->ops->ret_addr ? s->ops->ret_addr(s->ctx, ip, addr_p) : ip;
+	return s->ops->ret_addr ? KUNWIND_OP(s, ret_addr, s->ctx, ip, addr_p) : ip;
 }
 
 /*
  * Make (ip, sp, bp) the current frame.  The stack grows down, so a
  * caller's sp is above its callee's on the same stack, or on a stack the
  * walk may enter now.  And a frame is reported only if ip is code: never
- * 0 (also the 0 of a trampoline ops->ret_addr could not undo), and
- * ops->text_ok() must accept it unless it lies in the segment the walk is
- * in (a table's segments are text: the loader, the kernel registry or the
- * host's ELF reader placed them on text), which is where most return
- * addresses lie, so most frames cost no call.  Nothing changes unless
- * every check passes.  Also for callers that step frames by other means
- * (the kernel's ORC step).
+ * 0 (also the 0 of a trampoline ops->ret_addr could not undo), and in a
+ * segment or accepted by ops->text_ok() (kunwind_code_at()).  Nothing
+ * but the segment cache changes unless every check passes.  Also for
+ * callers that step frames by other means (the kernel's ORC step).
  */
 __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
 						 unsigned long ip,
@@ -293,8 +328,7 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
 		if (why)
 			return why;
 	}
-	if (!ip || (ip - s->seg_lo >= s->seg_len && s->ops->text_ok &&
-		    !s->ops->text_ok(s->ctx, ip)))
+	if (!ip || !kunwind_code_at(s, ip, exact))
 		return KUNWIND_STOP_BAD_RA;
 	if (change)
 		enter(s, lo, hi);

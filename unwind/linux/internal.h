@@ -121,6 +121,9 @@ const struct kunwind_seg *kunwind_registry_find(unsigned long ip,
 						const struct kunwind_hdr **table,
 						unsigned long *start);
 
+/* Changes whenever what lookups find changes (registry.c). */
+unsigned long kunwind_registry_gen(void);
+
 /* A copy of the rule describing exactly ip (no ip - 1); false if none. */
 bool kunwind_find_rule(unsigned long ip, struct kunwind_rule *rule);
 
@@ -177,6 +180,16 @@ bool kunwind_walk_start(struct kunwind_walk *w, struct task_struct *task,
  * frame is regs->ip (exact), as stack_trace_save_regs() reports it.
  */
 bool kunwind_walk_start_regs(struct kunwind_walk *w, struct pt_regs *regs);
+/*
+ * The same, with lookups through cache c, which the caller keeps across
+ * walks of one context (a profiler's CPU: not shared with another walk
+ * that may run at the same time) with *gen, the registry generation it
+ * was filled under (kunwind_registry_gen()); a cache of another
+ * generation is cleared first.  Start *gen at anything: ~0UL.
+ */
+bool kunwind_walk_start_regs_cached(struct kunwind_walk *w,
+				    struct pt_regs *regs,
+				    struct kunwind_cache *c, unsigned long *gen);
 /* From where task (not current, not running) sleeps. */
 bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task);
 /*

@@ -190,21 +190,22 @@ EXPORT_SYMBOL_GPL(kunwind_in_sched_functions);
 
 /* ---- the kernel's ops ---------------------------------------------- */
 
-static __kunwind_walk const struct kunwind_seg *
-ops_find_seg(void *ctx, unsigned long ip, const struct kunwind_hdr **table,
-	     unsigned long *start)
+/* Called directly by the walker (KUNWIND_OP(), unwind/kunwind.h). */
+__kunwind_walk const struct kunwind_seg *
+kunwind_kernel_find_seg(void *ctx, unsigned long ip,
+			const struct kunwind_hdr **table, unsigned long *start)
 {
 	return kunwind_registry_find(ip, table, start);
 }
 
 /*
- * The walker has checked that addr lies on a stack ops_stack() vouched
+ * The walker has checked that addr lies on a stack kunwind_kernel_stack() vouched
  * for; the stack of a task other than current is pinned, but it may
  * still change under the walk: a fault is fixed up and ends the walk.
  * current's stacks cannot fault.
  */
-static __kunwind_walk bool ops_read(void *ctx, unsigned long addr,
-				    unsigned long *val)
+__kunwind_walk bool kunwind_kernel_read(void *ctx, unsigned long addr,
+					unsigned long *val)
 {
 	struct kunwind_walk *w = ctx;
 
@@ -215,8 +216,8 @@ static __kunwind_walk bool ops_read(void *ctx, unsigned long addr,
 	return false;
 }
 
-static __kunwind_walk bool ops_stack(void *ctx, unsigned long sp,
-				     unsigned long *lo, unsigned long *hi)
+__kunwind_walk bool kunwind_kernel_stack(void *ctx, unsigned long sp,
+					 unsigned long *lo, unsigned long *hi)
 {
 	return find_stack(ctx, sp, lo, hi, NULL);
 }
@@ -234,8 +235,8 @@ static __kunwind_walk bool is_trampoline(unsigned long ip)
 		      ip == kunwind_sym.rethook_trampoline);
 }
 
-static __kunwind_walk unsigned long ops_ret_addr(void *ctx, unsigned long ip,
-						 unsigned long addr_p)
+__kunwind_walk unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
+						     unsigned long addr_p)
 {
 	struct kunwind_walk *w = ctx;
 	unsigned long real = ip;
@@ -258,17 +259,17 @@ static __kunwind_walk unsigned long ops_ret_addr(void *ctx, unsigned long ip,
 	return real;
 }
 
-static __kunwind_walk bool ops_text_ok(void *ctx, unsigned long ip)
+__kunwind_walk bool kunwind_kernel_text_ok(void *ctx, unsigned long ip)
 {
 	return kunwind_text_address(ip);
 }
 
 const struct kunwind_ops kunwind_kernel_ops = {
-	.find_seg	= ops_find_seg,
-	.read		= ops_read,
-	.stack		= ops_stack,
-	.ret_addr	= ops_ret_addr,
-	.text_ok	= ops_text_ok,
+	.find_seg	= kunwind_kernel_find_seg,
+	.read		= kunwind_kernel_read,
+	.stack		= kunwind_kernel_stack,
+	.ret_addr	= kunwind_kernel_ret_addr,
+	.text_ok	= kunwind_kernel_text_ok,
 };
 EXPORT_SYMBOL_GPL(kunwind_kernel_ops);
 
@@ -358,17 +359,27 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start);
  * replaces there, steps to it (orc_find(0) is its null entry), as the
  * kernel's own trace of that oops does.
  */
-__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
-					    struct pt_regs *regs)
+static __kunwind_walk __always_inline bool
+start_regs(struct kunwind_walk *w, struct pt_regs *regs,
+	   struct kunwind_cache *c, unsigned long *gen)
 {
 	walk_init(w, current);
 	w->regs = regs;
 	if (!rcu_ok())
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
-	if (!user_mode(regs) && regs->ip && !kunwind_text_address(regs->ip))
-		return walk_fail(w, KUNWIND_STOP_BAD_RA);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, regs->ip,
 		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH, 0);
+	if (c) {
+		unsigned long now = kunwind_registry_gen();
+
+		if (*gen != now) {
+			kunwind_cache_clear(c);
+			*gen = now;
+		}
+		w->s.cache = c;
+	}
+	if (!user_mode(regs) && regs->ip && !kunwind_code_at(&w->s, regs->ip, true))
+		return walk_fail(w, KUNWIND_STOP_BAD_RA);
 	if (user_mode(regs))
 		w->s.stop = KUNWIND_STOP_END;
 	else if (w->s.stop == KUNWIND_STOP_BAD_READ &&
@@ -378,7 +389,22 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
 	w->frame_flags = KUNWIND_FRAME_REGS;
 	return walk_first(w);
 }
+
+__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
+					    struct pt_regs *regs)
+{
+	return start_regs(w, regs, NULL, NULL);
+}
 EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
+
+__kunwind_walk bool kunwind_walk_start_regs_cached(struct kunwind_walk *w,
+						   struct pt_regs *regs,
+						   struct kunwind_cache *c,
+						   unsigned long *gen)
+{
+	return start_regs(w, regs, c, gen);
+}
+EXPORT_SYMBOL_GPL(kunwind_walk_start_regs_cached);
 
 /*
  * A sleeping task stopped in __switch_to_asm(), which left a struct
@@ -539,7 +565,7 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 	/*
 	 * The ORC fallback: where no row describes ip, where a row's step
 	 * failed (CFI that is wrong at run time, e.g. after code patching),
-	 * and over a tracer's trampoline ops_ret_addr() could not undo.  If
+	 * and over a tracer's trampoline kunwind_kernel_ret_addr() could not undo.  If
 	 * ORC cannot step either, the walk keeps the table's stop reason.
 	 * A trampoline undone for a step that then failed is not counted
 	 * here; ORC undoes it again for its own step.
