@@ -11,14 +11,17 @@
 # functions and sort(); its rounds are the throughput).  Rounds of 3 s,
 # three of each: profiler off; at 100 Hz and at 1 kHz per CPU with
 # kunwind's handler; the same with the no-op handler (same event, same
-# rate, nothing walked).  From the profiler's stats of each round: the
-# handler's share of CPU time (its time over the time each CPU had its
-# event).  Then one round at 1 kHz with the self-check on: kunwind's walk
+# rate, nothing walked) and with ORC's walk in kunwind's place (the bar).
+# From the profiler's stats of each round: the handler's share of CPU
+# time (its time over the time each CPU had its event).  Then one round at 1 kHz with the self-check on: kunwind's walk
 # and ORC's from the same registers, on the same samples.  Prints
 #
 #	bench: profiler overhead 100Hz=<pct> 1kHz=<pct>
 #		(kunwind handler share minus no-op share, % of CPU time;
 #		 goals < 0.1 and < 1)
+#	bench: profiler overhead with ORC's walk 100Hz=<pct> 1kHz=<pct>
+#		(the same profiler walking with ORC: what TCG makes of a
+#		 walk at all)
 #	bench: profiler achieved 100Hz=<hz> 1kHz=<hz>
 #	bench: profiler throughput off=<rounds/s> 100Hz=... 1kHz=...
 #		(mean and spread min-max of the three rounds)
@@ -70,6 +73,8 @@ for i in 1 2 3; do
 	round n100 100 noop 0
 	round k1000 1000 kunwind 0
 	round n1000 1000 noop 0
+	round o100 100 orc 0
+	round o1000 1000 orc 0
 done
 round check 1000 kunwind 1
 rmmod kunwind_sample
@@ -127,5 +132,7 @@ print("bench: profiler selfcheck equal=%d differ=%d orc_incomplete=%d"
          need(c, "selfcheck_orc_incomplete")[0]))
 print("bench: profiler overhead 100Hz=%.4f 1kHz=%.4f"
       % (share("k100") - share("n100"), share("k1000") - share("n1000")))
+print("bench: profiler overhead with ORC's walk 100Hz=%.4f 1kHz=%.4f"
+      % (share("o100") - share("n100"), share("o1000") - share("n1000")))
 print("bench: sample ratio kunwind/orc=%.3f" % (kun / orc if orc else 0))
 EOF

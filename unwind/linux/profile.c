@@ -114,6 +114,9 @@ struct prof_cpu {
 	u64 walk_ns, orc_ns;		/* self-check: both walks' time */
 	struct prof_sample s;		/* the handler's scratch */
 	unsigned long orc[PROF_DEPTH];
+	/* The handler's lookups: this CPU's samples repeat their frames. */
+	struct kunwind_cache cache;
+	unsigned long cache_gen;
 };
 
 enum prof_event { PROF_CPU_CLOCK, PROF_CYCLES };
@@ -134,7 +137,13 @@ static unsigned int prof_nr_names = 1;
 static bool prof_running;
 static unsigned int prof_hz = 1000;
 static enum prof_event prof_event = PROF_CPU_CLOCK;
-static bool prof_selfcheck, prof_noop;
+static bool prof_selfcheck;
+/* The handler: kunwind's; the bench's baselines, nothing or ORC's walk. */
+enum prof_mode { PROF_KUNWIND, PROF_NOOP, PROF_ORC };
+static const char *const prof_mode_names[] = {
+	[PROF_KUNWIND] = "kunwind", [PROF_NOOP] = "noop", [PROF_ORC] = "orc",
+};
+static enum prof_mode prof_mode;
 static int prof_cpuhp = -1;
 static u64 prof_started, prof_elapsed;
 static int prof_event_err;
@@ -246,18 +255,36 @@ static bool prof_entry_lost(const struct prof_entry *e)
 
 /* ---- the handler ----------------------------------------------------- */
 
-static __kunwind_walk bool prof_frame(void *cookie, const struct kunwind_frame *f)
+/*
+ * The sample's frames into pc->s, by the walk API itself (no callback a
+ * frame) and through this CPU's lookup cache.  Returns the stop reason;
+ * KUNWIND_STOP_NONE if truncated.
+ */
+static __kunwind_walk int prof_walk(struct prof_cpu *pc, struct pt_regs *regs)
 {
-	struct prof_sample *s = cookie;
+	struct prof_sample *s = &pc->s;
+	struct kunwind_walk w;
+	bool more;
+	int stop;
 
-	if (s->n == PROF_DEPTH) {
-		s->trunc = true;
-		return false;
+	s->n = 0;
+	s->regs = 0;
+	s->trunc = false;
+	more = kunwind_walk_start_regs_cached(&w, regs, &pc->cache,
+					      &pc->cache_gen);
+	while (more) {
+		if (s->n == PROF_DEPTH) {
+			s->trunc = true;
+			break;
+		}
+		if (w.frame_flags & KUNWIND_FRAME_REGS)
+			s->regs |= 1ULL << s->n;
+		s->ip[s->n++] = w.s.ip;
+		more = kunwind_walk_next(&w);
 	}
-	if (f->flags & KUNWIND_FRAME_REGS)
-		s->regs |= 1ULL << s->n;
-	s->ip[s->n++] = f->ip;
-	return true;
+	stop = w.s.stop;
+	kunwind_walk_end(&w);
+	return stop;
 }
 
 /* ORC from regs, as arch_stack_walk() drives it; false on an ORC error. */
@@ -332,10 +359,12 @@ static void prof_handler(struct perf_event *event,
 	struct prof_sample *s = &pc->s;
 	u64 t0 = local_clock(), t1;
 	struct prof_orc_walk o;
+	enum prof_mode mode;
 	bool check, orc_first;
 	int stop;
 
-	if (prof_noop)
+	mode = READ_ONCE(prof_mode);
+	if (mode == PROF_NOOP)
 		goto out;
 	pc->samples++;
 	if (user_mode(regs)) {
@@ -347,6 +376,12 @@ static void prof_handler(struct perf_event *event,
 			 0, 1);
 		goto out;
 	}
+	if (mode == PROF_ORC) {		/* the same profiler on ORC's walk */
+		o.complete = prof_orc(regs, s->ip, &s->n);
+		prof_add(t, s->ip, s->n, 0, o.complete ? KUNWIND_STOP_END :
+			 KUNWIND_STOP_NO_ROW, 1, 1);
+		goto out;
+	}
 	/*
 	 * The self-check times both walks, taking turns at going first: the
 	 * second finds the stack (and under QEMU TCG, its soft TLB) warm.
@@ -355,12 +390,11 @@ static void prof_handler(struct perf_event *event,
 	orc_first = check && (pc->samples & 1);
 	if (orc_first)
 		prof_orc_timed(pc, regs, &o);
-	s->n = 0;
-	s->regs = 0;
-	s->trunc = false;
-	t1 = local_clock();
-	stop = kunwind_walk(NULL, regs, prof_frame, s);
-	t1 = local_clock() - t1;
+	if (check)
+		t1 = local_clock();
+	stop = prof_walk(pc, regs);
+	if (check)
+		t1 = local_clock() - t1;
 	if (check && !orc_first)
 		prof_orc_timed(pc, regs, &o);
 	if (s->trunc)
@@ -519,6 +553,7 @@ static int prof_reset(void)
 					      PROF_CPU_WORDS);
 		err = err ?: prof_table_alloc(&pc->tab[1], PROF_CPU_SLOTS,
 					      PROF_CPU_WORDS);
+		pc->cache_gen = ~0UL;	/* cleared by the first sample */
 	}
 	if (err) {
 		prof_free();
@@ -1065,7 +1100,7 @@ static int settings_show(struct seq_file *m, void *v)
 	else if (!strcmp(what, "selfcheck"))
 		seq_printf(m, "%d\n", prof_selfcheck);
 	else
-		seq_printf(m, "%s\n", prof_noop ? "noop" : "kunwind");
+		seq_printf(m, "%s\n", prof_mode_names[prof_mode]);
 	return 0;
 }
 
@@ -1105,11 +1140,13 @@ static ssize_t settings_write(struct file *file, const char __user *ubuf,
 			prof_event = PROF_CYCLES;
 		else
 			err = -EINVAL;
-	} else {	/* handler: the bench's no-op handler */
-		if (!strcmp(buf, "kunwind") || !strcmp(buf, "noop"))
-			prof_noop = !strcmp(buf, "noop");
-		else
-			err = -EINVAL;
+	} else {	/* handler: the bench's baselines */
+		err = match_string(prof_mode_names, ARRAY_SIZE(prof_mode_names),
+				   buf);
+		if (err >= 0) {
+			WRITE_ONCE(prof_mode, err);
+			err = 0;
+		}
 	}
 	mutex_unlock(&prof_mutex);
 	return err ?: ret;
