@@ -215,6 +215,7 @@ bool kunwind_next(struct kunwind_state *s);
  */
 bool kunwind_code_at(struct kunwind_state *s, unsigned long ip, bool exact);
 enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp);
+bool kunwind_stack_top_return(struct kunwind_state *s);
 enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
 				  unsigned long sp, unsigned long bp,
 				  bool exact);

@@ -249,6 +249,26 @@ static __kunwind_walk const struct kunwind_rule *frame_rule(struct kunwind_state
 }
 
 /*
+ * The current frame's sp is the top word of a stack that holds the sp of
+ * the stack it was entered from (the kernel's IRQ stack: the caller knows
+ * which stacks are such), and the frame's rule is an rsp-based call, which
+ * knows nothing of the switch: move to that sp, on the stack it names
+ * (which the walk must not have left before).  False, and nothing
+ * changed, otherwise.
+ */
+__kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
+{
+	const struct kunwind_rule *r = frame_rule(s);
+	unsigned long prev;
+
+	if (!r || r->type != KUNWIND_TYPE_CALL || r->reg != KUNWIND_REG_SP ||
+	    !read_word(s, s->sp, &prev) || kunwind_enter_stack(s, prev))
+		return false;
+	s->sp = prev;
+	return true;
+}
+
+/*
  * Without a row, guess the frame from rbp as a frame pointer: saved rbp at
  * rbp, return address at rbp + 8.  Right for code built with frame
  * pointers, a guess elsewhere, so the trace is marked unreliable.

@@ -33,6 +33,8 @@ typeof(kunwind_next) kunwind_next;
 EXPORT_SYMBOL_GPL(kunwind_next);
 typeof(kunwind_enter_stack) kunwind_enter_stack;
 EXPORT_SYMBOL_GPL(kunwind_enter_stack);
+typeof(kunwind_stack_top_return) kunwind_stack_top_return;
+EXPORT_SYMBOL_GPL(kunwind_stack_top_return);
 typeof(kunwind_step_to) kunwind_step_to;
 EXPORT_SYMBOL_GPL(kunwind_step_to);
 typeof(kunwind_cache_clear) kunwind_cache_clear;

@@ -454,26 +454,13 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start_task);
 static __kunwind_walk bool irq_stack_return(struct kunwind_walk *w)
 {
 	struct kunwind_state *s = &w->s;
-	unsigned long addr = kunwind_frame_addr(s);
-	const struct kunwind_rule *r = NULL;
-	const struct kunwind_seg *seg;
-	const struct kunwind_hdr *t;
-	unsigned long start, prev_sp, lo, hi;
+	unsigned long lo, hi;
 	enum stack_type type;
 
 	if (s->sp != s->stack_hi - sizeof(long) ||
 	    !find_stack(w, s->sp, &lo, &hi, &type) || type != STACK_TYPE_IRQ)
 		return false;
-	seg = kunwind_registry_find(addr, &t, &start);
-	if (seg)
-		r = kunwind_seg_rule(t, seg, addr - start);
-	if (!r || r->type != KUNWIND_TYPE_CALL || r->reg != KUNWIND_REG_SP)
-		return false;
-	if (!kunwind_read_nofault(s->sp, &prev_sp) ||
-	    kunwind_enter_stack(s, prev_sp))
-		return false;
-	s->sp = prev_sp;
-	return true;
+	return kunwind_stack_top_return(s);
 }
 
 enum orc_result { ORC_FAILED, ORC_STEPPED, ORC_END };
