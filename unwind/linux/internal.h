@@ -121,6 +121,33 @@ const struct kunwind_seg *kunwind_registry_find(unsigned long ip,
 						const struct kunwind_hdr **table,
 						unsigned long *start);
 
+/*
+ * For debuggers reading the registry from a target's memory (a live gdb
+ * session, a crash dump: gdb/kunwind), which have vmlinux's debug info but
+ * not kunwind.ko's: where the lookups' segments are and their layout.
+ * They find it by its name in kunwind.ko's kallsyms (CONFIG_KALLSYMS_ALL)
+ * or by its magic in kunwind.ko's read-only data.  The layout of struct
+ * kunwind_live and kunwind_live_seg (registry.c) changes with kunwind.ko;
+ * this says it, versioned by magic and version.
+ */
+struct kunwind_debug_info {
+	u32 magic;			/* KUNWIND_DEBUG_MAGIC */
+	u16 version;			/* KUNWIND_DEBUG_VERSION */
+	u16 size;			/* of this struct */
+	u64 live;			/* &kunwind_live: struct kunwind_live * */
+	u16 live_nr;			/* offsetof(struct kunwind_live, nr) */
+	u16 live_segs;			/* ... segs[] */
+	u16 seg_size;			/* sizeof(struct kunwind_live_seg) */
+	u16 seg_start, seg_end;		/* its start, end */
+	u16 seg_table, seg_seg;		/* its table, seg */
+	u16 reserved;
+};
+
+#define KUNWIND_DEBUG_MAGIC	0x4742444bu	/* "KDBG" little endian */
+#define KUNWIND_DEBUG_VERSION	1
+
+extern const struct kunwind_debug_info kunwind_debug_info;
+
 /* Changes whenever what lookups find changes (registry.c). */
 unsigned long kunwind_registry_gen(void);
 

@@ -113,6 +113,21 @@ static struct kunwind_live __rcu *kunwind_live;
 /* Bumped after every change of kunwind_live: see kunwind_registry_gen(). */
 static unsigned long kunwind_live_gen;
 
+/* The registry's address and layout for debuggers (internal.h). */
+__used const struct kunwind_debug_info kunwind_debug_info = {
+	.magic		= KUNWIND_DEBUG_MAGIC,
+	.version	= KUNWIND_DEBUG_VERSION,
+	.size		= sizeof(struct kunwind_debug_info),
+	.live		= (unsigned long)&kunwind_live,
+	.live_nr	= offsetof(struct kunwind_live, nr),
+	.live_segs	= offsetof(struct kunwind_live, segs),
+	.seg_size	= sizeof(struct kunwind_live_seg),
+	.seg_start	= offsetof(struct kunwind_live_seg, start),
+	.seg_end	= offsetof(struct kunwind_live_seg, end),
+	.seg_table	= offsetof(struct kunwind_live_seg, table),
+	.seg_seg	= offsetof(struct kunwind_live_seg, seg),
+};
+
 static struct kunwind_reg *kunwind_module_reg_locked(struct module *mod);
 
 static const char * const seg_state_str[] = {
