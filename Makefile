@@ -15,7 +15,7 @@ GEN_LIBS := -lelf
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 GEN_OBJ  := $(GEN_SRC:%.c=$(O)/%.o)
 
-all: $(O)/kunwind-gen $(O)/kunwind-stack
+all: $(O)/kunwind-gen $(O)/kunwind-stack gdb
 
 # The core is compiled freestanding, exactly as the kernel sees it.
 $(O)/unwind/%.o: unwind/%.c unwind/*.h
@@ -31,6 +31,22 @@ $(O)/kunwind-gen: $(O)/gen/main.o $(GEN_OBJ) $(CORE_OBJ)
 
 $(O)/kunwind-stack: $(O)/gen/stack.o $(O)/gen/core.o $(GEN_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(GEN_LIBS)
+
+# The gdb helpers (gdb/kunwind): the walker as a shared library for
+# ctypes, and the format's constants for Python, from unwind/format.h.
+gdb: $(O)/gdb/libkunwind.so $(O)/gdb/kunwind_format.py
+
+$(O)/gdb/%.pic.o: unwind/%.c unwind/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) $(CORE_CFLAGS) -fPIC -c -o $@ $<
+
+$(O)/gdb/libkunwind.so: gdb/libkunwind.c unwind/*.h $(CORE_SRC:unwind/%.c=$(O)/gdb/%.pic.o)
+	$(CC) $(CFLAGS) $(WFLAGS) -fPIC -shared -o $@ gdb/libkunwind.c \
+		$(CORE_SRC:unwind/%.c=$(O)/gdb/%.pic.o)
+
+$(O)/gdb/kunwind_format.py: unwind/format.h gdb/format_py.py
+	@mkdir -p $(@D)
+	python3 gdb/format_py.py unwind/format.h >$@.tmp && mv $@.tmp $@
 
 # Host tools and tests, plus QEMU, busybox, headers and kernel sources for
 # the kernel tests (make check runs them all).
@@ -54,4 +70,4 @@ demo: deps
 clean:
 	rm -rf $(O)
 
-.PHONY: all deps check clean demo bench
+.PHONY: all deps check clean demo bench gdb

@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kunwind-bt: kernel stacks walked by kunwind's walker."""
+import functools
+
+import gdb
+
+from . import modules, registry, target, tasks
+
+
+def guarded(invoke):
+    """A command's invoke(): a target that cannot be read, or a Python
+    error, is a message, never a traceback."""
+    @functools.wraps(invoke)
+    def run(self, arg, from_tty):
+        try:
+            return invoke(self, arg, from_tty)
+        except gdb.GdbError:
+            raise
+        except gdb.MemoryError as e:
+            raise gdb.GdbError('kunwind: cannot read the target: %s' % e)
+        except (gdb.error, ValueError, OverflowError, KeyError) as e:
+            raise gdb.GdbError('kunwind: %s: %s' % (type(e).__name__, e))
+    return run
+
+
+def symbolize(frame):
+    """'func+0xoff/0xsize [module]' of a frame (symbol found at the row's
+    address, offset from ip, as the kernel's %pB), or '?'."""
+    addr = frame.lookup_addr()
+    m = modules.module_of(addr)
+    if m:
+        s = m.symbol(addr)
+        suffix = ' [%s]' % m.name
+    else:
+        s = target.vmlinux_symbol(addr)
+        suffix = ''
+    if not s:
+        return '?' + suffix
+    name, off, size = s
+    off += frame.ip - addr
+    return '%s+%#x/%#x%s' % (name, off, size, suffix)
+
+
+def walk_task(task):
+    """(frames, stop reason, complete) of task: from its CPU's registers if
+    it runs, else from where it sleeps."""
+    cpu = task.cpu()
+    if cpu is not None:
+        return walk_cpu(cpu, task)
+    reg = registry.registry()
+    reg.stack = tasks.stacks_of(task, None)
+    ip, sp, bp, first = tasks.sleeping_start(task)
+    return reg.walker.walk(ip, sp, bp, first_called=first)
+
+
+def walk_cpu(cpu, task=None):
+    if not 0 <= cpu < target.nr_cpus():
+        raise gdb.GdbError('kunwind: no CPU %d (the target has %d)' %
+                           (cpu, target.nr_cpus()))
+    task = task or tasks.Task(tasks.current(cpu))
+    reg = registry.registry()
+    reg.stack = tasks.stacks_of(task, cpu)
+    ip, sp, bp = tasks.cpu_regs(cpu)
+    return reg.walker.walk(ip, sp, bp)
+
+
+def format_walk(frames, why, complete):
+    lines = []
+    for n, f in enumerate(frames):
+        lines.append('#%-2d 0x%016x %s%s' % (n, f.ip, symbolize(f),
+                                            ' (exact)' if f.exact and n else
+                                            ''))
+    lines.append('kunwind: walk complete' if complete else
+                 'kunwind: walk stopped: %s' % why)
+    return '\n'.join(lines)
+
+
+class KunwindBt(gdb.Command):
+    """Walk kernel stacks with kunwind's tables from the target's memory.
+
+Usage: kunwind-bt [PID | TASK-ADDRESS]   a task (running: from its CPU's
+                                        registers; sleeping: where it sleeps)
+       kunwind-bt -c N                  CPU N, from its registers (gdb thread
+                                        N+1: QEMU's gdbstub, QEMU's dumps)
+       kunwind-bt -a                    every task, grouped by identical stacks
+With no argument: the CPU of gdb's selected thread.
+
+Frames are "func+off/size [module]" as the kernel prints them: vmlinux's
+symbols from the vmlinux gdb loaded (placed at the KASLR slide measured on
+the target), modules' from the target's own kallsyms.  The walk is
+kunwind's C walker (libkunwind.so), with the kernel's rules; its last line
+says whether it reached the end of the stack or why it stopped."""
+
+    def __init__(self):
+        super().__init__('kunwind-bt', gdb.COMMAND_STACK)
+
+    @guarded
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        if argv[:1] == ['-a']:
+            if len(argv) != 1:
+                raise gdb.GdbError('usage: kunwind-bt -a')
+            return self.all_tasks()
+        if argv[:1] == ['-c']:
+            if len(argv) != 2 or not argv[1].isdigit():
+                raise gdb.GdbError('usage: kunwind-bt -c CPU')
+            cpu = int(argv[1])
+            out = format_walk(*walk_cpu(cpu))
+            print('CPU %d:\n%s' % (cpu, out))
+            return
+        if not argv:
+            t = gdb.selected_thread()
+            if t is None:
+                raise gdb.GdbError('kunwind: no thread selected (no target?)')
+            cpu = t.num - 1
+            out = format_walk(*walk_cpu(cpu))
+            print('CPU %d:\n%s' % (cpu, out))
+            return
+        if len(argv) != 1:
+            raise gdb.GdbError('usage: kunwind-bt [PID | TASK-ADDRESS | -c CPU | -a]')
+        task = self.task(argv[0])
+        cpu = task.cpu()
+        out = format_walk(*walk_task(task))
+        print('PID %d (%s)%s:\n%s' % (task.pid, task.comm,
+                                      ' on CPU %d' % cpu if cpu is not None
+                                      else '', out))
+
+    def task(self, s):
+        try:
+            v = int(s, 0)
+        except ValueError:
+            raise gdb.GdbError('kunwind-bt: %r is not a PID or a task address'
+                               % s)
+        if v >= 1 << 47:
+            return tasks.Task(v)
+        t = tasks.find_task(v)
+        if t is None:
+            raise gdb.GdbError('kunwind-bt: no task with PID %d' % v)
+        return t
+
+    def all_tasks(self):
+        groups = {}
+        for t in tasks.tasks():
+            try:
+                frames, why, complete = walk_task(t)
+                key = tuple(symbolize(f) for f in frames) + (
+                    'kunwind: walk complete' if complete else
+                    'kunwind: walk stopped: %s' % why,)
+            except gdb.GdbError as e:
+                key = (str(e),)
+            groups.setdefault(key, []).append(t)
+        for key, ts in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            names = ', '.join('%d (%s)' % (t.pid, t.comm) for t in ts[:8])
+            more = ' and %d more' % (len(ts) - 8) if len(ts) > 8 else ''
+            print('%d task%s: %s%s' % (len(ts), 's' if len(ts) > 1 else '',
+                                       names, more))
+            for n, line in enumerate(key[:-1]):
+                print('  #%-2d %s' % (n, line))
+            print('  ' + key[-1])
+            print()
+
+
+KunwindBt()

@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The walker: libkunwind.so (gdb/libkunwind.c) through ctypes.
+
+The C core (unwind/lookup.c, unwind/walk.c) is the kernel's own; Python
+supplies memory reads, stack bounds and text ranges, and gets frames back
+with the kernel's stop reasons.  The format's constants come from
+kunwind_format.py, generated from unwind/format.h next to the library.
+"""
+import ctypes
+import importlib
+import os
+import sys
+
+import gdb
+
+STACK_TASK, STACK_IRQ, STACK_OTHER = 0, 1, 2
+
+_READ = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_ulong,
+                         ctypes.POINTER(ctypes.c_ulong))
+_STACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_ulong,
+                          ctypes.POINTER(ctypes.c_ulong),
+                          ctypes.POINTER(ctypes.c_ulong),
+                          ctypes.POINTER(ctypes.c_int))
+_TEXT = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_ulong)
+
+_lib = None
+fmt = None
+
+
+def lib_dir():
+    d = os.environ.get('KUNWIND_GDB_LIB')
+    if d:
+        return d
+    top = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    return os.path.join(top, os.environ.get('O', 'build'), 'gdb')
+
+
+def load():
+    """The library and the constants; gdb.GdbError if they are not built."""
+    global _lib, fmt
+    if _lib:
+        return _lib
+    d = lib_dir()
+    path = os.path.join(d, 'libkunwind.so')
+    if not os.path.exists(path) or \
+            not os.path.exists(os.path.join(d, 'kunwind_format.py')):
+        raise gdb.GdbError('kunwind: no %s (or kunwind_format.py): run '
+                           '"make gdb" in the kunwind tree, or set '
+                           'KUNWIND_GDB_LIB' % path)
+    if d not in sys.path:
+        sys.path.insert(0, d)
+    fmt = importlib.import_module('kunwind_format')
+    lib = ctypes.CDLL(path)
+    u, i, p = ctypes.c_ulong, ctypes.c_int, ctypes.c_void_p
+    pu = ctypes.POINTER(u)
+    lib.kunwind_target_new.restype = p
+    lib.kunwind_target_new.argtypes = [_READ, _STACK, _TEXT]
+    lib.kunwind_target_free.argtypes = [p]
+    lib.kunwind_target_add_table.restype = i
+    lib.kunwind_target_add_table.argtypes = [p, ctypes.c_char_p, u]
+    lib.kunwind_target_bad_str.restype = ctypes.c_char_p
+    lib.kunwind_target_bad_str.argtypes = [i]
+    lib.kunwind_target_nr_segs.argtypes = [p, i]
+    lib.kunwind_target_seg_info.restype = ctypes.c_char_p
+    lib.kunwind_target_seg_info.argtypes = [p, i, i, pu]
+    lib.kunwind_target_add_seg.argtypes = [p, i, i, u]
+    lib.kunwind_target_walk.argtypes = [p, u, u, u, i, ctypes.c_uint, pu, pu,
+                                        ctypes.POINTER(ctypes.c_uint),
+                                        ctypes.POINTER(i)]
+    lib.kunwind_target_stop_str.restype = ctypes.c_char_p
+    lib.kunwind_target_stop_str.argtypes = [i]
+    lib.kunwind_target_find_rule.argtypes = [p, u] + \
+        [ctypes.POINTER(i)] * 4 + [pu, ctypes.POINTER(i)]
+    _lib = lib
+    return lib
+
+
+class Frame:
+    def __init__(self, ip, sp, exact):
+        self.ip, self.sp, self.exact = ip, sp, exact
+
+    def lookup_addr(self):
+        """Where the frame's row is: ip, or ip - 1 for a return address."""
+        return self.ip if self.exact else self.ip - 1
+
+
+class Walker:
+    """A target for the walker: tables copied in, callbacks for the rest.
+
+    read(addr) -> int or None; stack(sp) -> (lo, hi, kind) or None;
+    text(ip) -> bool.  Exceptions in callbacks count as failures.
+    """
+
+    def __init__(self, read, stack, text):
+        self.lib = load()
+
+        def c_read(addr, val):
+            try:
+                v = read(addr)
+            except Exception:
+                return 0
+            if v is None:
+                return 0
+            val[0] = v
+            return 1
+
+        def c_stack(sp, lo, hi, kind):
+            try:
+                r = stack(sp)
+            except Exception:
+                return 0
+            if not r:
+                return 0
+            lo[0], hi[0], kind[0] = r
+            return 1
+
+        def c_text(ip):
+            try:
+                return 1 if text(ip) else 0
+            except Exception:
+                return 0
+
+        # Keep the callbacks alive as long as the target.
+        self._cb = (_READ(c_read), _STACK(c_stack), _TEXT(c_text))
+        self.t = self.lib.kunwind_target_new(*self._cb)
+        if not self.t:
+            raise gdb.GdbError('kunwind: out of memory')
+        self.tables = []	# (name, address in target or None, bytes)
+
+    def __del__(self):
+        if getattr(self, 't', None):
+            self.lib.kunwind_target_free(self.t)
+            self.t = None
+
+    def add_table(self, name, data, addr=None):
+        """Handle of a checked copy; gdb.GdbError naming what is wrong."""
+        h = self.lib.kunwind_target_add_table(self.t, data, len(data))
+        if h < 0:
+            raise gdb.GdbError('kunwind: table %s%s is corrupt: %s' % (
+                name, ' at %#x' % addr if addr is not None else '',
+                self.lib.kunwind_target_bad_str(h).decode()))
+        self.tables.append((name, addr, len(data)))
+        return h
+
+    def segs(self, h):
+        """[(section name, size)] of table h."""
+        out = []
+        size = ctypes.c_ulong()
+        for i in range(self.lib.kunwind_target_nr_segs(self.t, h)):
+            n = self.lib.kunwind_target_seg_info(self.t, h, i,
+                                                 ctypes.byref(size))
+            out.append((n.decode(errors='replace'), size.value))
+        return out
+
+    def add_seg(self, h, seg, start):
+        return self.lib.kunwind_target_add_seg(self.t, h, seg, start) == 0
+
+    def walk(self, ip, sp, bp, first_called=False, max_frames=128):
+        """([Frame], stop reason string, complete?)"""
+        ips = (ctypes.c_ulong * max_frames)()
+        sps = (ctypes.c_ulong * max_frames)()
+        flags = (ctypes.c_uint * max_frames)()
+        stop = ctypes.c_int()
+        n = self.lib.kunwind_target_walk(self.t, ip, sp, bp,
+                                         1 if first_called else 0,
+                                         max_frames, ips, sps, flags,
+                                         ctypes.byref(stop))
+        exact = ctypes.c_int.in_dll(self.lib, 'kunwind_target_frame_exact')
+        end = ctypes.c_int.in_dll(self.lib, 'kunwind_target_stop_end')
+        frames = [Frame(ips[k], sps[k], bool(flags[k] & exact.value))
+                  for k in range(n)]
+        why = self.lib.kunwind_target_stop_str(stop.value).decode()
+        return frames, why, stop.value == end.value
+
+    def find_rule(self, addr):
+        """(type, reg, cfa_off, bp_off, seg_start, table handle) or None."""
+        v = [ctypes.c_int() for _ in range(4)]
+        start, table = ctypes.c_ulong(), ctypes.c_int(-1)
+        if not self.lib.kunwind_target_find_rule(
+                self.t, addr, *[ctypes.byref(x) for x in v],
+                ctypes.byref(start), ctypes.byref(table)):
+            return None
+        return tuple(x.value for x in v) + (start.value, table.value)
+
+
+def rule_str(rule):
+    """A rule in the notation of kunwind-gen dump (Documentation/gen.rst)."""
+    typ, reg, cfa, bp = rule[:4]
+    f = fmt
+    base = {f.KUNWIND_REG_SP: 'rsp', f.KUNWIND_REG_BP: 'rbp',
+            f.KUNWIND_REG_SP_INDIRECT: '*rsp'}.get(reg, '?')
+    rbp = 'c%+d' % bp if bp else 'u'
+    if typ == f.KUNWIND_TYPE_CALL:
+        return '%s%+d %s c-8' % (base, cfa, rbp)
+    if typ == f.KUNWIND_TYPE_REGS:
+        return 'regs:%s%+d regs regs' % (base, cfa)
+    if typ == f.KUNWIND_TYPE_IRET:
+        return 'iret:%s%+d u regs' % (base, cfa)
+    if typ == f.KUNWIND_TYPE_END:
+        return 'end of stack'
+    if typ == f.KUNWIND_TYPE_NONE:
+        return 'no information (a gap)'
+    if typ == f.KUNWIND_TYPE_UNDEFINED:
+        return 'undefined (not unwindable)'
+    if typ == f.KUNWIND_TYPE_UNSUPPORTED:
+        return 'unsupported'
+    if typ == f.KUNWIND_TYPE_SIGNAL:
+        return 'exp:signal exp exp'
+    if typ == f.KUNWIND_TYPE_PLT:
+        return 'exp:plt u c-8'
+    return 'type %d' % typ

@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kunwind's tables, read from the target's memory.
+
+kunwind.ko describes its registry for debuggers in struct
+kunwind_debug_info (unwind/linux/internal.h), found by name in its
+kallsyms, else by its magic in its read-only data: the address of the
+lookups' segment array (struct kunwind_live) and its layout.  Each live
+segment names its table and where it runs; each table is copied once,
+checked by the kernel's own checker, and handed to the walker.
+
+Where no registered table covers vmlinux (kunwind.ko built without the
+vmlinux table, or not loaded at all), vmlinux's table is built on the fly
+from the vmlinux gdb has loaded (kunwind-gen build) and placed at the
+KASLR slide.
+"""
+import os
+import struct
+import subprocess
+import tempfile
+
+import gdb
+
+from . import lib, modules, target
+
+DEBUG_MAGIC = 0x4742444b	# "KDBG", unwind/linux/internal.h
+DEBUG_VERSION = 1
+DEBUG_FMT = '<IHHQ8H'		# struct kunwind_debug_info
+
+
+class Registry:
+    """The walker with every table the target has, and what was found."""
+
+    def __init__(self):
+        self.walker = lib.Walker(self._read, self._stack, self._text)
+        self.stack = None	# set per walk: tasks.stacks_of()
+        self.notes = []		# how the tables were found, for kunwind-tables
+        self.segs = []		# (start, end, table name, section)
+        self.kunwind = modules.find('kunwind')
+        if self.kunwind:
+            self._from_target()
+        else:
+            self.notes.append('kunwind.ko is not loaded in the target')
+        if not any(s[0] <= target.sym('_stext') < s[1] for s in self.segs):
+            self._vmlinux_on_the_fly()
+
+    # -- callbacks of the walker
+    def _read(self, addr):
+        return target.try_u64(addr)
+
+    def _stack(self, sp):
+        return self.stack(sp) if self.stack else None
+
+    def _text(self, ip):
+        if any(lo <= ip < hi for lo, hi in target.vmlinux_text()):
+            return True
+        return modules.module_of(ip) is not None
+
+    # -- tables
+    def _debug_info(self):
+        m = self.kunwind
+        addr = m.lookup('kunwind_debug_info')
+        if addr is None and m.rodata:
+            addr = _scan(m.rodata, struct.pack('<IHH', DEBUG_MAGIC,
+                                               DEBUG_VERSION,
+                                               struct.calcsize(DEBUG_FMT)))
+        if addr is None:
+            raise gdb.GdbError('kunwind: kunwind.ko is loaded but its '
+                               'kunwind_debug_info is not found (in its '
+                               'kallsyms or its read-only data)')
+        raw = target.read(addr, struct.calcsize(DEBUG_FMT))
+        v = struct.unpack(DEBUG_FMT, raw)
+        if v[0] != DEBUG_MAGIC or v[1] != DEBUG_VERSION:
+            raise gdb.GdbError('kunwind: kunwind_debug_info at %#x: magic '
+                               '%#x version %d, want %#x version %d (another '
+                               'kunwind.ko?)' % (addr, v[0], v[1],
+                                                 DEBUG_MAGIC, DEBUG_VERSION))
+        keys = ('magic', 'version', 'size', 'live', 'live_nr', 'live_segs',
+                'seg_size', 'seg_start', 'seg_end', 'seg_table', 'seg_seg')
+        return dict(zip(keys, v))
+
+    def _from_target(self):
+        d = self._debug_info()
+        live = target.u64(d['live'])
+        if not live:
+            self.notes.append('kunwind.ko has no tables registered')
+            return
+        nr = target.u32(live + d['live_nr'])
+        if nr > 1 << 16:
+            raise gdb.GdbError('kunwind: the registry at %#x says %d '
+                               'segments: corrupt' % (live, nr))
+        handles = {}
+        for i in range(nr):
+            s = live + d['live_segs'] + i * d['seg_size']
+            start, end = target.u64(s + d['seg_start']), \
+                target.u64(s + d['seg_end'])
+            t, seg = target.u64(s + d['seg_table']), \
+                target.u64(s + d['seg_seg'])
+            if t not in handles:
+                handles[t] = self._copy_table(t, self._owner(start))
+            h, name = handles[t]
+            idx = (seg - t - lib.fmt.KUNWIND_HDR_SIZE) // lib.fmt.KUNWIND_SEG_SIZE
+            secs = self.walker.segs(h)
+            if not 0 <= idx < len(secs) or seg != t + lib.fmt.KUNWIND_HDR_SIZE \
+                    + idx * lib.fmt.KUNWIND_SEG_SIZE or \
+                    end - start != secs[idx][1]:
+                raise gdb.GdbError('kunwind: registry segment %d (%#x-%#x) '
+                                   'does not match its table at %#x: corrupt'
+                                   % (i, start, end, t))
+            if not self.walker.add_seg(h, idx, start):
+                raise gdb.GdbError('kunwind: registry segment %d (%#x-%#x) '
+                                   'overlaps another: corrupt' % (i, start,
+                                                                  end))
+            self.segs.append((start, end, name, secs[idx][0]))
+        self.notes.append('%d tables, %d segments from kunwind.ko\'s registry'
+                          % (len(handles), nr))
+
+    def _copy_table(self, t, name):
+        try:
+            hdr = target.read(t, lib.fmt.KUNWIND_HDR_SIZE)
+        except gdb.MemoryError:
+            raise gdb.GdbError('kunwind: table of %s at %#x is not readable'
+                               % (name, t))
+        magic, version, _, size = struct.unpack_from('<IHHI', hdr)
+        if magic != lib.fmt.KUNWIND_MAGIC or size > 64 << 20:
+            raise gdb.GdbError('kunwind: table of %s at %#x is corrupt: magic '
+                               '%#x, size %d' % (name, t, magic, size))
+        try:
+            data = target.read(t, size)
+        except gdb.MemoryError:
+            raise gdb.GdbError('kunwind: table of %s at %#x: %d bytes not '
+                               'readable' % (name, t, size))
+        return self.walker.add_table(name, data, t), name
+
+    def _owner(self, start):
+        """Whose text a segment starting at start is: vmlinux or a module."""
+        if any(lo <= start < hi for lo, hi in target.vmlinux_text()):
+            return 'vmlinux'
+        m = modules.module_of(start)
+        return m.name if m else '%#x' % start
+
+    def _vmlinux_on_the_fly(self):
+        path = target.vmlinux().filename
+        gen = os.path.join(os.path.dirname(lib.lib_dir()), 'kunwind-gen')
+        if not os.access(gen, os.X_OK):
+            self.notes.append('no vmlinux table and no %s to build one' % gen)
+            return
+        with tempfile.NamedTemporaryFile(suffix='.kunwind') as f:
+            r = subprocess.run([gen, 'build', path, '-o', f.name],
+                               capture_output=True, text=True)
+            if r.returncode:
+                raise gdb.GdbError('kunwind: kunwind-gen build %s failed: %s'
+                                   % (path, r.stderr.strip()))
+            data = open(f.name, 'rb').read()
+        h = self.walker.add_table('vmlinux', data)
+        s = target.slide()
+        base = _seg_bases(data)
+        for idx, (sec, size) in enumerate(self.walker.segs(h)):
+            start = base[idx] + s
+            if self.walker.add_seg(h, idx, start):
+                self.segs.append((start, start + size, 'vmlinux', sec))
+        self.notes.append('vmlinux table built from %s (kunwind-gen), '
+                          'placed at slide %#x' % (path, s))
+
+
+def _seg_bases(data):
+    """The link-time bases of a table's segments."""
+    nr = struct.unpack_from('<H', data, 12)[0]
+    return [struct.unpack_from('<Q', data, lib.fmt.KUNWIND_HDR_SIZE +
+                               i * lib.fmt.KUNWIND_SEG_SIZE)[0]
+            for i in range(nr)]
+
+
+def _scan(region, needle, chunk=1 << 16):
+    lo, hi = region
+    a = lo
+    while a < hi:
+        n = min(chunk + len(needle), hi - a)
+        try:
+            b = target.read(a, n)
+        except gdb.MemoryError:
+            a += chunk
+            continue
+        i = b.find(needle)
+        if i >= 0 and (a + i) % 8 == 0:
+            return a + i
+        a += chunk
+    return None
+
+
+def registry():
+    """The target's tables, once per stop."""
+    return target.cached('registry', Registry)

@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Target memory, vmlinux's symbols and types, and the KASLR slide.
+
+gdb has vmlinux loaded at its link-time addresses (or wherever the user
+put it); the kernel may run elsewhere (KASLR).  The slide is measured on
+the target itself, never taken from VMCOREINFO, which a live gdbstub
+session does not have: linux_banner ("Linux version ...") must be found at
+its symbol's address plus the slide, and the candidates come from the
+registers of the CPUs that are in the kernel's text (the slide is a
+multiple of 2 MiB, CONFIG_PHYSICAL_ALIGN on x86-64), else from a scan of
+the 1 GiB the kernel's text may move in.  Addresses of vmlinux's symbols
+and text are then gdb's plus the slide; per-CPU variables are offsets,
+not moved.
+
+Everything cached here is dropped when gdb loads new objfiles or the
+target stops again (a live target moves on).
+"""
+import bisect
+import struct
+import subprocess
+
+import gdb
+
+ALIGN = 0x200000		# CONFIG_PHYSICAL_ALIGN: the slide's multiple
+KASLR_SPAN = 1 << 30		# how far the kernel's text may move
+
+_cache = {}
+
+
+def _reset(*args):
+    _cache.clear()
+
+
+def _reset_run(*args):
+    for k in [k for k in _cache if k not in ('types', 'nm', 'slide')]:
+        del _cache[k]
+
+
+gdb.events.new_objfile.connect(_reset)
+gdb.events.stop.connect(_reset_run)
+if hasattr(gdb.events, 'clear_objfiles'):
+    gdb.events.clear_objfiles.connect(_reset)
+
+
+def cached(key, make):
+    if key not in _cache:
+        _cache[key] = make()
+    return _cache[key]
+
+
+# ---- memory ---------------------------------------------------------------
+
+def read(addr, n):
+    """n bytes at addr; gdb.MemoryError if the target has none there."""
+    return bytes(gdb.selected_inferior().read_memory(addr, n))
+
+
+def u64(addr):
+    return struct.unpack('<Q', read(addr, 8))[0]
+
+
+def u32(addr):
+    return struct.unpack('<I', read(addr, 4))[0]
+
+
+def try_u64(addr):
+    try:
+        return u64(addr)
+    except gdb.MemoryError:
+        return None
+
+
+def cstr(addr, n=256):
+    try:
+        b = read(addr, n)
+    except gdb.MemoryError:
+        return None
+    return b.split(b'\0', 1)[0].decode(errors='replace')
+
+
+# ---- vmlinux: objfile, types, symbols --------------------------------------
+
+def vmlinux():
+    """gdb's vmlinux objfile; gdb.GdbError if there is none."""
+    for o in gdb.objfiles():
+        if o.filename and gdb.lookup_global_symbol('linux_banner') and \
+                o.lookup_global_symbol('linux_banner'):
+            return o
+    raise gdb.GdbError('kunwind: no vmlinux loaded (gdb vmlinux, or '
+                       'file vmlinux): its types and symbols are needed')
+
+
+def type_(name):
+    types = cached('types', dict)
+    if name not in types:
+        try:
+            types[name] = gdb.lookup_type(name)
+        except gdb.error:
+            raise gdb.GdbError('kunwind: vmlinux has no type %s (built '
+                               'without debug info?)' % name)
+    return types[name]
+
+
+def field_offset(typename, *path):
+    """Byte offset of a (nested) field, anonymous unions included."""
+    t = type_(typename)
+    off = 0
+    for name in path:
+        f = _find_field(t, name)
+        if f is None:
+            raise gdb.GdbError('kunwind: %s has no field %s' % (typename,
+                                                                name))
+        off += f[0]
+        t = f[1]
+    return off
+
+
+def has_field(typename, name):
+    return _find_field(type_(typename), name) is not None
+
+
+def _find_field(t, name):
+    t = t.strip_typedefs()
+    for f in t.fields():
+        if f.name == name:
+            return f.bitpos // 8, f.type
+        if f.name is None and f.type.strip_typedefs().code in (
+                gdb.TYPE_CODE_UNION, gdb.TYPE_CODE_STRUCT):
+            sub = _find_field(f.type, name)
+            if sub:
+                return f.bitpos // 8 + sub[0], sub[1]
+    return None
+
+
+def link_addr(name):
+    """The address gdb has for vmlinux's symbol name (not slid)."""
+    s = gdb.lookup_global_symbol(name) or gdb.lookup_static_symbol(name)
+    if s is None:
+        raise gdb.GdbError('kunwind: vmlinux has no symbol %s' % name)
+    return int(s.value().address)
+
+
+def sym(name):
+    """Run-time address of vmlinux's symbol name."""
+    return link_addr(name) + slide()
+
+
+def percpu_addr(name, cpu):
+    """Run-time address of per-CPU variable name of cpu."""
+    off = u64(sym('__per_cpu_offset') + 8 * cpu)
+    return link_addr(name) + off
+
+
+def nr_cpus():
+    def count():
+        try:
+            n = u32(sym('nr_cpu_ids'))	# data: at its run-time address
+        except (gdb.MemoryError, gdb.GdbError):
+            n = 0
+        return n or len(gdb.selected_inferior().threads())
+    return cached('nr_cpus', count)
+
+
+def nm_symbols():
+    """vmlinux's text symbols from its ELF symbol table, as kallsyms has
+    them: sorted [(link address, size, name)]."""
+    def load():
+        path = vmlinux().filename
+        out = subprocess.run(['nm', '-S', '--defined-only', path],
+                             capture_output=True, text=True)
+        if out.returncode:
+            raise gdb.GdbError('kunwind: nm %s failed: %s' % (
+                path, out.stderr.strip()))
+        syms = []
+        for line in out.stdout.splitlines():
+            p = line.split()
+            if len(p) == 4 and p[2] in 'tTwW':
+                syms.append((int(p[0], 16), int(p[1], 16), p[3]))
+            elif len(p) == 3 and p[1] in 'tTwW':
+                syms.append((int(p[0], 16), 0, p[2]))
+        syms.sort()
+        return syms
+    return cached('nm', load)
+
+
+def vmlinux_symbol(addr):
+    """(name, offset, size) of the vmlinux function holding run-time addr,
+    or None."""
+    syms = nm_symbols()
+    a = addr - slide()
+    i = bisect.bisect_right(syms, (a, 1 << 64, '')) - 1
+    if i < 0:
+        return None
+    start, size, name = syms[i]
+    if not size:
+        size = syms[i + 1][0] - start if i + 1 < len(syms) else 0
+    if size and a - start >= size:
+        return None
+    return name, a - start, size
+
+
+def vmlinux_text():
+    """Run-time [(start, end)] of vmlinux's core and init text."""
+    def ranges():
+        s = slide()
+        out = [(link_addr('_stext') + s, link_addr('_etext') + s)]
+        try:
+            out.append((link_addr('_sinittext') + s,
+                        link_addr('_einittext') + s))
+        except gdb.GdbError:
+            pass
+        return out
+    return cached('vtext', ranges)
+
+
+# ---- KASLR ------------------------------------------------------------------
+
+BANNER = b'Linux version '
+
+
+def _banner_at(s):
+    try:
+        return read(link_addr('linux_banner') + s, len(BANNER)) == BANNER
+    except gdb.MemoryError:
+        return False
+
+
+def _kernel_ips():
+    ips = []
+    for t in gdb.selected_inferior().threads():
+        try:
+            ips.append(int(t_reg(t, 'rip')))
+        except gdb.error:
+            pass
+    return ips
+
+
+def t_reg(thread, name):
+    """Register name of thread (keeps the selected thread)."""
+    old = gdb.selected_thread()
+    try:
+        thread.switch()
+        return gdb.parse_and_eval('$' + name)
+    finally:
+        if old is not None and old.is_valid():
+            old.switch()
+
+
+def slide():
+    """The KASLR slide: run-time minus gdb's addresses of vmlinux."""
+    def measure():
+        if _banner_at(0):
+            return 0
+        lo, hi = link_addr('_stext'), link_addr('_etext')
+        tried = {0}
+        for ip in _kernel_ips():
+            first = (ip - hi) // ALIGN * ALIGN
+            for s in range(first, ip - lo + 1, ALIGN):
+                if s not in tried:
+                    tried.add(s)
+                    if _banner_at(s):
+                        return s
+        for s in range(ALIGN, KASLR_SPAN, ALIGN):
+            if s not in tried and _banner_at(s):
+                return s
+        raise gdb.GdbError('kunwind: linux_banner is not where vmlinux '
+                           'says, nor at any KASLR slide: is this the '
+                           'vmlinux of the running kernel?')
+    return cached('slide', measure)

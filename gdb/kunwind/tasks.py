@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tasks and CPUs of the target: where a walk starts and which stacks it
+may read.
+
+A CPU's registers are gdb's thread CPU + 1 (QEMU's gdbstub and its ELF
+dumps: one thread, one NT_PRSTATUS note, per vCPU).  A task that sleeps
+left a struct inactive_task_frame at thread.sp, as the kernel's
+__switch_to_asm() wrote it.  The stacks are the kernel's
+(get_stack_info()): the task's own, and for a task running on a CPU, that
+CPU's IRQ stack (its top word holds the sp it was entered from) and its
+exception stacks (cpu_entry_area), found in the target's per-CPU data.
+"""
+import gdb
+
+from . import target
+from .lib import STACK_IRQ, STACK_OTHER, STACK_TASK
+
+
+def thread_size():
+    return target.cached('thread_size', lambda: int(
+        gdb.parse_and_eval('sizeof(init_stack)')))
+
+
+def _task_field(task, name, size=8):
+    a = task + target.field_offset('struct task_struct', name)
+    return target.u64(a) if size == 8 else target.u32(a)
+
+
+class Task:
+    def __init__(self, addr):
+        self.addr = addr
+        self.pid = _task_field(addr, 'pid', 4)
+        self.comm = target.cstr(addr + target.field_offset(
+            'struct task_struct', 'comm'), 16)
+        self.stack = _task_field(addr, 'stack')
+
+    def cpu(self):
+        """The CPU the task runs on, or None if it does not run."""
+        for c in range(target.nr_cpus()):
+            if current(c) == self.addr:
+                return c
+        return None
+
+    def stack_range(self):
+        return self.stack, self.stack + thread_size()
+
+
+def current(cpu):
+    """The task running on cpu."""
+    if _has_type('struct pcpu_hot') and \
+            target.has_field('struct pcpu_hot', 'current_task'):
+        a = target.percpu_addr('pcpu_hot', cpu) + target.field_offset(
+            'struct pcpu_hot', 'current_task')
+    else:
+        a = target.percpu_addr('current_task', cpu)
+    return target.u64(a)
+
+
+def _has_type(name):
+    try:
+        target.type_(name)
+        return True
+    except gdb.GdbError:
+        return False
+
+
+def tasks():
+    """Every task (thread) of the target, init_task first."""
+    def walk():
+        init = target.sym('init_task')
+        t_off = target.field_offset('struct task_struct', 'tasks')
+        sig_off = target.field_offset('struct task_struct', 'signal')
+        head_off = target.field_offset('struct signal_struct', 'thread_head')
+        node_off = target.field_offset('struct task_struct', 'thread_node')
+        out, seen = [], set()
+        p = init
+        while len(out) < 100000:
+            sig = target.u64(p + sig_off)
+            head = sig + head_off
+            q = target.u64(head)
+            n = 0
+            while q and q != head and n < 100000:
+                t = q - node_off
+                if t not in seen:
+                    seen.add(t)
+                    out.append(Task(t))
+                q = target.u64(q)
+                n += 1
+            if p not in seen:		# init_task: no signal threads list
+                seen.add(p)
+                out.insert(0, Task(p))
+            p = target.u64(p + t_off) - t_off
+            if p == init:
+                break
+        return out
+    return target.cached('tasks', walk)
+
+
+def find_task(pid):
+    for t in tasks():
+        if t.pid == pid:
+            return t
+    return None
+
+
+def cpu_thread(cpu):
+    """gdb's thread for cpu."""
+    for t in gdb.selected_inferior().threads():
+        if t.num == cpu + 1:
+            return t
+    raise gdb.GdbError('kunwind: no gdb thread %d for CPU %d (gdb sees %d)'
+                       % (cpu + 1, cpu, len(gdb.selected_inferior().threads())))
+
+
+def cpu_regs(cpu):
+    """(rip, rsp, rbp) of cpu, from its gdb thread."""
+    t = cpu_thread(cpu)
+    return tuple(int(target.t_reg(t, r)) & (1 << 64) - 1
+                 for r in ('rip', 'rsp', 'rbp'))
+
+
+def irq_stack(cpu):
+    """[lo, hi) of cpu's IRQ stack, or None."""
+    if _has_type('struct pcpu_hot') and \
+            target.has_field('struct pcpu_hot', 'hardirq_stack_ptr'):
+        a = target.percpu_addr('pcpu_hot', cpu) + target.field_offset(
+            'struct pcpu_hot', 'hardirq_stack_ptr')
+    else:
+        try:
+            a = target.percpu_addr('hardirq_stack_ptr', cpu)
+        except gdb.GdbError:
+            return None
+    top = target.try_u64(a)
+    if not top:
+        return None
+    size = target.type_('struct irq_stack').sizeof
+    # It points at the top word (dumpstack_64.c's in_irq_stack()).
+    return top + 8 - size, top + 8
+
+
+def exception_stacks(cpu):
+    """[(lo, hi)] of cpu's exception stacks (#DF, NMI, #DB, #MC...)."""
+    try:
+        base = target.try_u64(target.percpu_addr('cea_exception_stacks', cpu))
+    except gdb.GdbError:
+        return []
+    if not base:
+        return []
+    t = target.type_('struct cea_exception_stacks')
+    out = []
+    for f in t.fields():
+        if f.name and f.name.endswith('_stack') and 'guard' not in f.name:
+            lo = base + f.bitpos // 8
+            out.append((lo, lo + f.type.sizeof))
+    return out
+
+
+def stacks_of(task, cpu):
+    """The stack callback of a walk of task (running on cpu, or None):
+    sp -> (lo, hi, kind) or None."""
+    regions = [task.stack_range() + (STACK_TASK,)]
+    if cpu is not None:
+        irq = irq_stack(cpu)
+        if irq:
+            regions.append(irq + (STACK_IRQ,))
+        regions += [r + (STACK_OTHER,) for r in exception_stacks(cpu)]
+
+    def stack(sp):
+        for lo, hi, kind in regions:
+            if lo <= sp < hi:
+                return lo, hi, kind
+        return None
+    return stack
+
+
+def sleeping_start(task):
+    """(ip, sp, bp, first_called) where task sleeps: its
+    inactive_task_frame at thread.sp (ORC's __unwind_start())."""
+    thread_sp = target.u64(task.addr + target.field_offset(
+        'struct task_struct', 'thread', 'sp'))
+    lo, hi = task.stack_range()
+    frame = target.type_('struct inactive_task_frame')
+    if not lo <= thread_sp < hi - frame.sizeof:
+        raise gdb.GdbError('kunwind: task %d (%s): saved sp %#x is not on '
+                           'its stack [%#x, %#x)' % (task.pid, task.comm,
+                                                     thread_sp, lo, hi))
+    ret = target.u64(thread_sp + target.field_offset(
+        'struct inactive_task_frame', 'ret_addr'))
+    bp = target.u64(thread_sp + target.field_offset(
+        'struct inactive_task_frame', 'bp'))
+    first = True
+    for name in ('ret_from_fork_asm', 'ret_from_fork'):
+        try:
+            if ret == target.sym(name):
+                first = False	# a new task: its first instruction, exact
+                break
+        except gdb.GdbError:
+            pass
+    return ret, thread_sp + frame.sizeof, bp, first
