@@ -90,7 +90,7 @@ timeout -k 5 "$timeout" "$qemu" \
 	-serial stdio -monitor none \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 $append" \
-	"$@" </dev/null 2>&1 | tr -d '\r' | tee "$log"
+	"$@" </dev/null 2>&1 | stdbuf -o0 tr -d '\r' | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 end=$(date +%s.%N)
