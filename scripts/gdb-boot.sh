@@ -1,0 +1,437 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel in QEMU for gdb and drgn (gdb/): a memory dump of a
+# panicked guest, or a live guest behind QEMU's gdbstub:
+#
+#	scripts/gdb-boot.sh [OPTIONS] dump [KERNEL]
+#	scripts/gdb-boot.sh [OPTIONS] live [KERNEL]
+#	scripts/gdb-boot.sh --stop DIR
+#
+# KERNEL (default test): "test" (scripts/test-kernel.sh), "debug" (the
+# same with lockdep and kmemleak), or a stock Debian kernel as
+# scripts/stock-boot.sh takes it: 6.1, 6.12 or a full release.
+# scripts/boot-modules.sh builds kunwind.ko (with the vmlinux table: the
+# build dir's vmlinux, or a stock kernel's -dbg vmlinux, which
+# scripts/stock-vmlinux.sh fetches once) and kunwind_sample.ko.
+#
+# The initramfs (scripts/mkinitramfs.sh) insmods kunwind.ko and
+# kunwind_sample.ko (points=0: none of its points runs); a stock kernel
+# first gets its qemu_fw_cfg.ko (a module there, built in on the test
+# kernel), without which the dump has no VMCOREINFO.  QEMU runs as
+# scripts/qemu-run.sh runs it (TCG, -smp 2, 1 GB unless --mem), plus
+# -device vmcoreinfo (the guest's fw_cfg driver tells QEMU where its
+# VMCOREINFO note is: scripts/test-kernel.config), an HMP monitor on the
+# unix socket DIR/monitor.sock and -pidfile DIR/qemu.pid.  The command
+# line adds "loglevel=7 panic=0" to qemu-run.sh's "console=ttyS0
+# panic=-1": panic=0, the later one, leaves a panicked kernel spinning in
+# panic() instead of rebooting (and QEMU's -no-reboot then never acts).
+# --append ARGS comes last, so it can override any of them (nokaslr,
+# kunwind_sample.points=1, another panic=).
+#
+# dump: the guest writes the sample's dump parameter (sample.c: three
+# kthreads asleep at depths 1, 3 and 5, their kernel traces, then a
+# panic).  When the console shows "---[ end Kernel panic", the host sends
+# "dump-guest-memory -p DIR/dump.elf" over the monitor, which returns when
+# the file is written, checks it (an ELF core, one NT_PRSTATUS note per
+# vCPU, a VMCOREINFO note) and quits QEMU.  Outputs in DIR =
+# build/gdb/KERNEL/dump: dump.elf, console.log, stacks.txt (the console
+# from "kunwind-sample: dump begin" to the end of the panic, timestamps
+# removed: the sleepers' markers and traces, the panic's trace), test.sh,
+# initrd.cpio.gz, qemu.err.  The sample's markers:
+#	kunwind-sample: dump sleeper N pid PID comm ksample-sleepD depth D begin
+#	task:ksample-sleepD state:S ... (sched_show_task(), its Call Trace)
+#	kunwind-sample: dump sleeper N end
+#	kunwind-sample: dump panic cpu C pid PID comm COMM
+# gdb thread N of the dump is vCPU N-1.
+#
+# live: the sample is loaded with work=1 (its ksample-work kthread runs
+# nested module functions until rmmod); QEMU's gdbstub listens on the unix
+# socket DIR/gdb.sock.  QEMU stays in the background: the script returns
+# once /test.sh printed "gdb-boot: ready pid PID comm ksample-work" (the
+# work kthread has run), and the guest idles in /test.sh until stopped.
+# DIR = build/gdb/KERNEL/live: console.log (written on as the guest runs),
+# the rest as for dump.  Connect with (gdb 13 takes the socket's path;
+# "unix::PATH" it does not resolve)
+#	gdb -batch -ex 'target remote DIR/gdb.sock' -ex 'info registers rip' VMLINUX
+# (gdb stops the vCPUs while attached; they run on when it detaches).
+# Stop with "scripts/gdb-boot.sh --stop DIR" (quit over the monitor, then
+# SIGTERM/SIGKILL to QEMU's pid), or kill the pid yourself.  QEMU is
+# killed anyway after --timeout seconds (live default 3600; 0: never).
+# One live guest per DIR: a second start is refused while it runs.
+#
+# Options:
+#	--timeout S	QEMU's lifetime (qemu-run.sh --timeout; dump
+#			default 300, live 3600, 0 none); the boot must reach
+#			its marker within min(S, 300) seconds either way
+#	--append ARGS	more kernel arguments, after the script's
+#	--mem SIZE	guest RAM (QEMU -m; default qemu-run.sh's 1G): the
+#			dump is about this size
+#	--out DIR	outputs in DIR instead of build/gdb/KERNEL/MODE
+#
+# stdout, at the end, "NAME VALUE" lines (also in DIR/info):
+#	dump:	dump DIR/dump.elf, console, stacks, vmlinux, kunwind_ko,
+#		sample_ko
+#	live:	gdb DIR/gdb.sock (what "target remote" takes),
+#		monitor DIR/monitor.sock, pid QEMU-PID, console, vmlinux,
+#		kunwind_ko, sample_ko, stop "scripts/gdb-boot.sh --stop DIR"
+# vmlinux is "none" for a stock kernel without a -dbg vmlinux.  The
+# modules are the built ones, with their debug info; under KASLR (on
+# unless --append nokaslr) vmlinux's symbols are off by the slide, which
+# VMCOREINFO's KERNELOFFSET gives.  --stop prints "console PATH".
+# Messages go to stderr.
+#
+# Exit status: 0 the dump is written and checked / the live guest is
+# ready / --stop stopped it (or it was not running); 1 usage or build
+# error; 2 the guest went wrong (QEMU ended before the marker, a panic
+# that is not the sample's, the dump or its check failed: the messages
+# say which); 124 the marker did not come in time (QEMU killed).
+#
+# Measured (2 cores, TCG, modules up to date; `time scripts/gdb-boot.sh
+# ...`): dump on the test kernel 6.6-7.5 s in all: the panic's end 2.6-3.0
+# s after QEMU starts, 1,025 MB dumped in 0.7-1.1 s (257 MB with --mem
+# 256M); on Debian 6.12, 4.2 s to the panic and 14 s for the dump (the
+# host flushing the previous one), 37 s with its first module build.
+# live on the test kernel: ready 2.5 s after QEMU starts, 5.0 s in all;
+# --stop 0.3 s.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "gdb-boot: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# hmp SOCKET COMMAND: run one HMP command, print its output.  HMP has no
+# end-of-reply marker but its prompt, which comes back when a synchronous
+# command (dump-guest-memory without -d) is done; "quit" closes instead.
+hmp() {
+	python3 - "$1" "$2" <<'EOF'
+import re, socket, sys
+
+path, cmd = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(600)
+s.connect(path)
+PROMPT = b"(qemu) "
+
+
+def reply():
+    buf = b""
+    while not buf.endswith(PROMPT):
+        data = s.recv(65536)
+        if not data:
+            break
+        buf += data
+    return buf
+
+
+reply()				# the banner
+s.sendall(cmd.encode() + b"\n")
+out = reply()
+# The monitor echoes what it is sent, with terminal escapes.
+out = re.sub(rb"\x1b\[[0-9;]*[A-Za-z]", b"", out).replace(b"\r", b"")
+lines = out.decode(errors="replace").split("\n")[1:]
+text = "\n".join(l for l in lines if l != PROMPT.decode()).strip()
+if text:
+    print(text)
+EOF
+}
+
+# alive PID DIR: PID is the QEMU started for DIR (its command line names
+# DIR's monitor socket), not a pid reused since.
+alive() {
+	[ -n "$1" ] && kill -0 "$1" 2>/dev/null &&
+		tr '\0' '\n' 2>/dev/null <"/proc/$1/cmdline" |
+		grep -qF "$2/monitor.sock"
+}
+
+# running PID: not ended (a child that ended stays a zombie until waited).
+running() {
+	local st
+	st=$(cut -d')' -f2 "/proc/$1/stat" 2>/dev/null) || return 1
+	case "$st" in
+	" Z"*) return 1 ;;
+	esac
+}
+
+# stop DIR: quit QEMU over the monitor, else signal it; wait for
+# qemu-run.sh, so that the console log is complete.
+stop() {
+	local d=$1 pid runner _
+	pid=$(cat "$d/qemu.pid" 2>/dev/null || true)
+	runner=$(cat "$d/runner.pid" 2>/dev/null || true)
+	if alive "$pid" "$d"; then
+		hmp "$d/monitor.sock" quit >/dev/null 2>&1 || true
+		for _ in $(seq 50); do
+			alive "$pid" "$d" || break
+			sleep 0.2
+		done
+		if alive "$pid" "$d"; then
+			say "QEMU $pid did not quit: SIGTERM"
+			kill "$pid" 2>/dev/null || true
+			sleep 2
+			alive "$pid" "$d" && kill -9 "$pid" 2>/dev/null
+		fi
+	fi
+	# The runner (qemu-run.sh, our child or a former run's) ends with QEMU.
+	if [ -n "$runner" ]; then
+		for _ in $(seq 50); do
+			running "$runner" || break
+			sleep 0.2
+		done
+	fi
+	rm -f "$d/qemu.pid" "$d/runner.pid"
+}
+
+if [ "${1:-}" = --stop ]; then
+	[ $# = 2 ] || die "usage: $0 --stop DIR"
+	d=$(cd "$2" && pwd) || die "no directory $2"
+	stop "$d"
+	echo "console $d/console.log"
+	exit 0
+fi
+
+timeout='' append='' mem='' out=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--timeout) [ $# -ge 2 ] || die "--timeout wants seconds"
+		timeout=$2; shift 2 ;;
+	--append) [ $# -ge 2 ] || die "--append wants kernel arguments"
+		append=$2; shift 2 ;;
+	--mem) [ $# -ge 2 ] || die "--mem wants a size"
+		mem=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] || die "--out wants a directory"
+		out=$2; shift 2 ;;
+	-*) die "unknown option $1 (see the header of $0)" ;;
+	*) break ;;
+	esac
+done
+case "${1:-}:$#" in
+dump:1 | dump:2 | live:1 | live:2) ;;
+*) die "usage: $0 [--timeout S] [--append ARGS] [--mem SIZE] [--out DIR] dump|live [KERNEL]; $0 --stop DIR" ;;
+esac
+mode=$1 kernel=${2:-test}
+case "$kernel" in
+*[!A-Za-z0-9._+-]* | '') die "bad KERNEL '$kernel'" ;;
+esac
+if [ -z "$timeout" ]; then
+	timeout=300
+	[ "$mode" = live ] && timeout=3600
+fi
+case "$timeout" in
+'' | *[!0-9]*) die "--timeout wants whole seconds" ;;
+esac
+# The marker's deadline: a boot takes seconds, a dump's wait 10 more.
+boot_limit=300
+[ "$timeout" != 0 ] && [ "$timeout" -lt "$boot_limit" ] && boot_limit=$timeout
+case "$mem" in
+'' | [0-9]*[0-9MG]) ;;
+*) die "--mem wants a size such as 512M or 2G" ;;
+esac
+
+# O: the build directory, as for the top Makefile (relative to the top).
+obj=${O:-build}
+case "$obj" in
+/*) objdir=$obj ;;
+*) objdir=$top/$obj ;;
+esac
+kdir=$objdir/gdb/$kernel
+mkdir -p "$kdir"
+out=${out:-$kdir/$mode}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# A unix socket's path has room for 107 bytes.
+[ ${#out} -le 90 ] || die "$out: too long for a unix socket path (--out)"
+# One run at a time per kernel: the module build, and a live guest's
+# start (a second finds it running).
+exec 8>"$kdir/lock"
+flock 8
+if alive "$(cat "$out/qemu.pid" 2>/dev/null || true)" "$out"; then
+	die "a guest runs in $out: scripts/gdb-boot.sh --stop $out"
+fi
+
+t0=$(now)
+mdir=
+case "$kernel" in
+test | debug) mdir=$kdir ;;
+*) export KUNWIND_STOCK_VMLINUX
+	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel") ||
+		die "scripts/stock-vmlinux.sh $kernel failed" ;;
+esac
+read -r bzimage src < <("$top/scripts/boot-modules.sh" "$kernel" ${mdir:+"$mdir"} |
+	tail -n1) || true
+[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+case "$kernel" in
+test | debug) vmlinux=${bzimage%/arch/x86/boot/bzImage}/vmlinux ;;
+*) vmlinux=$KUNWIND_STOCK_VMLINUX
+	[ "$vmlinux" = no ] && vmlinux=none ;;
+esac
+
+rm -f "$out"/{dump.elf,console.log,stacks.txt,info,qemu.err,qemu.pid,runner.pid,monitor.sock,gdb.sock}
+mods=()
+case "$kernel" in
+test | debug) ;;
+*)
+	# A stock kernel has the fw_cfg driver as a module (xz on 6.12,
+	# which busybox's insmod does not unpack).
+	rel=${bzimage#*/vmlinuz-}
+	fwcfg=$(find "/lib/modules/$rel/kernel/drivers/firmware" \
+		-name 'qemu_fw_cfg.ko*' 2>/dev/null | head -n1) || true
+	if [ -z "$fwcfg" ]; then
+		say "$rel: no qemu_fw_cfg.ko: the dump will lack VMCOREINFO"
+	elif [ "${fwcfg%.xz}" != "$fwcfg" ]; then
+		xz -dc "$fwcfg" >"$out/qemu_fw_cfg.ko"
+		mods+=("$out/qemu_fw_cfg.ko")
+	else
+		mods+=("$fwcfg")
+	fi
+	;;
+esac
+
+if [ "$mode" = dump ]; then
+	cat >"$out/test.sh" <<'EOF'
+#!/bin/sh
+# scripts/gdb-boot.sh dump: the sample's dump; the kernel panics and
+# stays in panic() (panic=0) until the host has dumped it.
+echo 1 >/sys/module/kunwind_sample/parameters/dump
+rc=$?
+sleep 30
+echo "gdb-boot: still alive 30 s after the dump (the write returned $rc)"
+exit 1
+EOF
+	marker='---[ end Kernel panic'
+	args="loglevel=7 panic=0 kunwind_sample.points=0"
+	gdbstub=()
+else
+	cat >"$out/test.sh" <<'EOF'
+#!/bin/sh
+# scripts/gdb-boot.sh live: wait until the sample's work kthread has run
+# a round, say so, and idle until the host stops QEMU.
+p=/sys/module/kunwind_sample/parameters/work_loops
+i=0
+while [ "$(cat $p)" = 0 ]; do
+	i=$((i + 1))
+	if [ "$i" -gt 30 ]; then
+		echo "gdb-boot: the work kthread has not run in 30 s"
+		exit 1
+	fi
+	sleep 1
+done
+pid=$(grep -lx ksample-work /proc/[0-9]*/comm | head -n1 | cut -d/ -f3)
+echo "gdb-boot: ready pid $pid comm ksample-work"
+while :; do
+	sleep 3600
+done
+EOF
+	marker='gdb-boot: ready pid '
+	args="loglevel=7 panic=0 kunwind_sample.points=0 kunwind_sample.work=1"
+	gdbstub=(-gdb "unix:$out/gdb.sock,server=on,wait=off")
+fi
+chmod +x "$out/test.sh"
+"$top/scripts/mkinitramfs.sh" "$out/initrd.cpio.gz" ${mods[@]+"${mods[@]}"} \
+	"$src/kunwind.ko" "$src/sample/kunwind_sample.ko" "$out/test.sh" >&2 ||
+	die "mkinitramfs failed"
+
+# In the background, without our lock (fd 8) or stdout: a caller reading
+# our stdout to its end must not wait for QEMU.
+console=$out/console.log
+: >"$console"
+start=$(now)
+say "$kernel: $mode: booting $bzimage (console: $console)"
+"$top/scripts/qemu-run.sh" --kernel "$bzimage" --initrd "$out/initrd.cpio.gz" \
+	--timeout "$timeout" --append "$args${append:+ $append}" \
+	--log "$console" -- ${mem:+-m "$mem"} -device vmcoreinfo \
+	-monitor "unix:$out/monitor.sock,server=on,wait=off" \
+	-pidfile "$out/qemu.pid" ${gdbstub[@]+"${gdbstub[@]}"} \
+	</dev/null >/dev/null 2>"$out/qemu.err" 8>&- &
+runner=$!
+echo "$runner" >"$out/runner.pid"
+
+# Wait for the marker; QEMU's end or the deadline cut it short.
+rc=0
+while ! grep -qF -- "$marker" "$console"; do
+	if ! running "$runner"; then
+		wait "$runner" || true
+		# One more look: the marker may have come with QEMU's end.
+		grep -qF -- "$marker" "$console" && break
+		say "$kernel: $mode: QEMU ended before \"$marker\" after" \
+			"$(secs "$start" "$(now)") s (console: $console)"
+		sed 's/^/gdb-boot: qemu-run: /' "$out/qemu.err" >&2
+		exit 2
+	fi
+	if awk -v a="$start" -v b="$(now)" -v l="$boot_limit" \
+			'BEGIN { exit !(b - a > l) }'; then
+		say "$kernel: $mode: no \"$marker\" within $boot_limit s:" \
+			"QEMU stopped (console: $console)"
+		stop "$out"
+		exit 124
+	fi
+	sleep 0.2
+done
+booted=$(secs "$start" "$(now)")
+pid=$(cat "$out/qemu.pid")
+
+if [ "$mode" = live ]; then
+	say "$kernel: live: ready after $booted s ($(secs "$t0" "$(now)") s" \
+		"with the build): QEMU pid $pid"
+	{
+		echo "gdb $out/gdb.sock"
+		echo "monitor $out/monitor.sock"
+		echo "pid $pid"
+		echo "console $console"
+		echo "vmlinux $vmlinux"
+		echo "kunwind_ko $src/kunwind.ko"
+		echo "sample_ko $src/sample/kunwind_sample.ko"
+		echo "stop $top/scripts/gdb-boot.sh --stop $out"
+	} >"$out/info"
+	cat "$out/info"
+	exit 0
+fi
+
+# dump: the panic is over; the guest spins in panic().
+if ! grep -q 'kunwind-sample: dump panic cpu ' "$console"; then
+	say "$kernel: dump: a panic that is not the sample's dump's (console: $console)"
+	rc=2
+fi
+dump=$out/dump.elf
+t1=$(now)
+if ! msg=$(hmp "$out/monitor.sock" "dump-guest-memory -p $dump" 2>&1); then
+	say "$kernel: dump: the monitor failed: $msg"
+	rc=2
+elif [ -n "$msg" ]; then
+	say "$kernel: dump: dump-guest-memory said: $msg"
+	rc=2
+fi
+dumped=$(secs "$t1" "$(now)")
+# QEMU makes it 0400; gdb and drgn run as anyone.
+chmod 644 "$dump" 2>/dev/null || true
+stop "$out"
+wait "$runner" 2>/dev/null || true
+
+# The check: an ELF core, a register note per vCPU, VMCOREINFO.
+notes=$(readelf -n "$dump" 2>/dev/null) || notes=
+cpus=$(grep -c 'NT_PRSTATUS' <<<"$notes" || true)
+if [ ! -s "$dump" ] || [ "$cpus" = 0 ]; then
+	say "$kernel: dump: $dump is no ELF core with NT_PRSTATUS notes"
+	rc=2
+elif ! grep -q '^ *VMCOREINFO ' <<<"$notes"; then
+	say "$kernel: dump: $dump has no VMCOREINFO note (drgn needs it):" \
+		"did the guest's fw_cfg driver load?"
+	rc=2
+fi
+sed -n '/kunwind-sample: dump begin/,/---\[ end Kernel panic/p' "$console" |
+	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' >"$out/stacks.txt"
+size=$(du -m "$dump" 2>/dev/null | cut -f1 || echo 0)
+say "$kernel: dump: panicked after $booted s, $size MB dumped in $dumped s" \
+	"($cpus vCPUs; $(secs "$t0" "$(now)") s in all)"
+{
+	echo "dump $dump"
+	echo "console $console"
+	echo "stacks $out/stacks.txt"
+	echo "vmlinux $vmlinux"
+	echo "kunwind_ko $src/kunwind.ko"
+	echo "sample_ko $src/sample/kunwind_sample.ko"
+} >"$out/info"
+cat "$out/info"
+exit "$rc"
