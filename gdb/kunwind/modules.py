@@ -103,9 +103,13 @@ class Module:
         if i < 0:
             return None
         start, name, _, size = syms[i]
-        if not size:
-            size = syms[i + 1][0] - start if i + 1 < len(syms) else 0
-        return name, ip - start, size
+        # The size kallsyms prints: up to the next symbol, of any type.
+        later = [s[0] for s in self.symbols() if s[0] > start]
+        if later:
+            size = min(later)
+        else:
+            size += start
+        return name, ip - start, size - start
 
     def lookup(self, name):
         """Run-time value of the module's symbol name, or None."""

@@ -8,7 +8,8 @@ session does not have: linux_banner ("Linux version ...") must be found at
 its symbol's address plus the slide, and the candidates come from the
 registers of the CPUs that are in the kernel's text (the slide is a
 multiple of 2 MiB, CONFIG_PHYSICAL_ALIGN on x86-64), else from a scan of
-the 1 GiB the kernel's text may move in.  Addresses of vmlinux's symbols
+the 1 GiB the kernel's text may move in; slide 0 is tried last, because
+gdb reads what a crash dump lacks from the vmlinux file itself.  Addresses of vmlinux's symbols
 and text are then gdb's plus the slide; per-CPU variables are offsets,
 not moved.
 
@@ -163,7 +164,7 @@ def nr_cpus():
 
 def nm_symbols():
     """vmlinux's text symbols from its ELF symbol table, as kallsyms has
-    them: sorted [(link address, size, name)]."""
+    them: sorted [(link address, ELF size, name)]."""
     def load():
         path = vmlinux().filename
         out = subprocess.run(['nm', '-S', '--defined-only', path],
@@ -192,10 +193,14 @@ def vmlinux_symbol(addr):
     if i < 0:
         return None
     start, size, name = syms[i]
-    if not size:
-        size = syms[i + 1][0] - start if i + 1 < len(syms) else 0
     if size and a - start >= size:
         return None
+    # The size kallsyms prints: up to the next symbol (padding included).
+    j = i + 1
+    while j < len(syms) and syms[j][0] == start:
+        j += 1
+    if j < len(syms):
+        size = syms[j][0] - start
     return name, a - start, size
 
 
@@ -249,8 +254,12 @@ def t_reg(thread, name):
 def slide():
     """The KASLR slide: run-time minus gdb's addresses of vmlinux."""
     def measure():
-        if _banner_at(0):
-            return 0
+        # Slide 0 last: where a crash dump has nothing, gdb reads the
+        # vmlinux file instead, so vmlinux's own addresses always "have"
+        # the banner in a dump; a moved kernel has it at its slide too.
+        if not gdb.selected_inferior().threads():
+            raise gdb.GdbError('kunwind: no target: connect to one (target '
+                               'remote ...) or open a dump (core-file ...)')
         lo, hi = link_addr('_stext'), link_addr('_etext')
         tried = {0}
         for ip in _kernel_ips():
@@ -263,6 +272,8 @@ def slide():
         for s in range(ALIGN, KASLR_SPAN, ALIGN):
             if s not in tried and _banner_at(s):
                 return s
+        if _banner_at(0):
+            return 0
         raise gdb.GdbError('kunwind: linux_banner is not where vmlinux '
                            'says, nor at any KASLR slide: is this the '
                            'vmlinux of the running kernel?')
