@@ -46,10 +46,12 @@
 # gdb thread N of the dump is vCPU N-1.
 #
 # live: the sample is loaded with work=1 (its ksample-work kthread runs
-# nested module functions until rmmod); QEMU's gdbstub listens on the unix
+# nested module functions until rmmod), and /test.sh writes its trigger
+# parameter every 2 s (ksample_report() prints kunwind's trace and the
+# kernel's, "point 14 begin sysfs-trigger"); QEMU's gdbstub listens on the unix
 # socket DIR/gdb.sock.  QEMU stays in the background: the script returns
 # once /test.sh printed "gdb-boot: ready pid PID comm ksample-work" (the
-# work kthread has run), and the guest idles in /test.sh until stopped.
+# work kthread has run), and the guest loops in /test.sh until stopped.
 # DIR = build/gdb/KERNEL/live: console.log (written on as the guest runs),
 # the rest as for dump.  Connect with (gdb 13 takes the socket's path;
 # "unix::PATH" it does not resolve)
@@ -320,8 +322,12 @@ while [ "$(cat $p)" = 0 ]; do
 done
 pid=$(grep -lx ksample-work /proc/[0-9]*/comm | head -n1 | cut -d/ -f3)
 echo "gdb-boot: ready pid $pid comm ksample-work"
+# Every 2 s a write to the trigger parameter: ksample_report() prints
+# kunwind's trace and the kernel's from the same call (tests/gdb.test
+# stops it there with a breakpoint and compares).
 while :; do
-	sleep 3600
+	echo 1 >/sys/module/kunwind_sample/parameters/trigger
+	sleep 2
 done
 EOF
 	marker='gdb-boot: ready pid '

@@ -59,7 +59,8 @@ class Module:
         return any(lo <= ip < hi for lo, hi in self.text)
 
     def symbols(self):
-        """Sorted [(address, name)] of the module's kallsyms."""
+        """Sorted [(address, symtab index, name, type, size)] of the
+        module's kallsyms."""
         if self._syms is not None:
             return self._syms
         self._syms = []
@@ -88,32 +89,34 @@ class Module:
             names[k] = (value, st_name, info & 15, size)
         blob = _strtab(strtab, max((v[1] for v in names.values()),
                                    default=0) + 256)
-        for value, st_name, typ, size in names.values():
+        for k, (value, st_name, typ, size) in names.items():
             end = blob.find(b'\0', st_name)
             name = blob[st_name:end if end >= 0 else None].decode(
                 errors='replace')
-            self._syms.append((value, name, typ, size))
+            self._syms.append((value, k, name, typ, size))
         self._syms.sort()
         return self._syms
 
     def symbol(self, ip):
-        """(name, offset, size) of the function holding ip, or None."""
-        syms = [s for s in self.symbols() if s[2] in (STT_FUNC, STT_NOTYPE)]
-        i = bisect.bisect_right(syms, (ip, '\xff')) - 1
+        """(name, offset, size) of the function holding ip, or None: as
+        the kernel's find_kallsyms_symbol() picks it, the first symbol in
+        symtab order at the highest address not above ip, its size up to
+        the next symbol of any type."""
+        syms = [s for s in self.symbols() if s[3] in (STT_FUNC, STT_NOTYPE)]
+        i = bisect.bisect_right(syms, (ip, 1 << 62)) - 1
         if i < 0:
             return None
-        start, name, _, size = syms[i]
-        # The size kallsyms prints: up to the next symbol, of any type.
+        start, _, name, _, size = syms[i]
+        while i > 0 and syms[i - 1][0] == start:
+            i -= 1
+            name = syms[i][2]		# the lowest symtab index wins
         later = [s[0] for s in self.symbols() if s[0] > start]
-        if later:
-            size = min(later)
-        else:
-            size += start
-        return name, ip - start, size - start
+        end = min(later) if later else start + size
+        return name, ip - start, end - start
 
     def lookup(self, name):
         """Run-time value of the module's symbol name, or None."""
-        for value, n, _, _ in self.symbols():
+        for value, _, n, _, _ in self.symbols():
             if n == name:
                 return value
         return None

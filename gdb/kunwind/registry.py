@@ -39,9 +39,15 @@ class Registry:
         if self.kunwind:
             self._from_target()
         else:
-            self.notes.append('kunwind.ko is not loaded in the target')
+            self.warn('kunwind.ko is not loaded in the target: module '
+                      'frames have no tables')
         if not any(s[0] <= target.sym('_stext') < s[1] for s in self.segs):
             self._vmlinux_on_the_fly()
+
+    def warn(self, msg):
+        """Said once, when the tables are read, and kept for kunwind-tables."""
+        self.notes.append(msg)
+        print('kunwind: warning: ' + msg)
 
     # -- callbacks of the walker
     def _read(self, addr):
@@ -96,8 +102,14 @@ class Registry:
             t, seg = target.u64(s + d['seg_table']), \
                 target.u64(s + d['seg_seg'])
             if t not in handles:
-                handles[t] = self._copy_table(t, self._owner(start))
+                try:
+                    handles[t] = self._copy_table(t, self._owner(start))
+                except gdb.GdbError as e:
+                    handles[t] = None, str(e)
+                    self.warn('%s: its frames are not walked' % e)
             h, name = handles[t]
+            if h is None:
+                continue
             idx = (seg - t - lib.fmt.KUNWIND_HDR_SIZE) // lib.fmt.KUNWIND_SEG_SIZE
             secs = self.walker.segs(h)
             if not 0 <= idx < len(secs) or seg != t + lib.fmt.KUNWIND_HDR_SIZE \
@@ -112,7 +124,11 @@ class Registry:
                                                                   end))
             self.segs.append((start, end, name, secs[idx][0]))
         self.notes.append('%d tables, %d segments from kunwind.ko\'s registry'
-                          % (len(handles), nr))
+                          % (len([h for h in handles.values() if h[0] is not
+                                  None]), len(self.segs)))
+        for t, (h, name) in sorted(handles.items()):
+            if h is not None:
+                self.notes.append('table of %s at %#x' % (name, t))
 
     def _copy_table(self, t, name):
         try:

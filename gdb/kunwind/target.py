@@ -164,7 +164,7 @@ def nr_cpus():
 
 def nm_symbols():
     """vmlinux's text symbols from its ELF symbol table, as kallsyms has
-    them: sorted [(link address, ELF size, name)]."""
+    them: sorted [(link address, ELF size, name, nm type)]."""
     def load():
         path = vmlinux().filename
         out = subprocess.run(['nm', '-S', '--defined-only', path],
@@ -176,9 +176,9 @@ def nm_symbols():
         for line in out.stdout.splitlines():
             p = line.split()
             if len(p) == 4 and p[2] in 'tTwW':
-                syms.append((int(p[0], 16), int(p[1], 16), p[3]))
+                syms.append((int(p[0], 16), int(p[1], 16), p[3], p[2]))
             elif len(p) == 3 and p[1] in 'tTwW':
-                syms.append((int(p[0], 16), 0, p[2]))
+                syms.append((int(p[0], 16), 0, p[2], p[1]))
         syms.sort()
         return syms
     return cached('nm', load)
@@ -189,12 +189,19 @@ def vmlinux_symbol(addr):
     or None."""
     syms = nm_symbols()
     a = addr - slide()
-    i = bisect.bisect_right(syms, (a, 1 << 64, '')) - 1
+    i = bisect.bisect_right(syms, (a, 1 << 64)) - 1
     if i < 0:
         return None
-    start, size, name = syms[i]
+    start, size, name, _ = syms[i]
     if size and a - start >= size:
         return None
+    # Aliases: kallsyms prefers strong symbols, then fewer underscores.
+    k = i
+    while k > 0 and syms[k - 1][0] == start:
+        k -= 1
+    alias = [s for s in syms[k:i + 1]]
+    alias.sort(key=lambda s: (s[3] in 'wW', len(s[2]) - len(s[2].lstrip('_'))))
+    name = alias[0][2]
     # The size kallsyms prints: up to the next symbol (padding included).
     j = i + 1
     while j < len(syms) and syms[j][0] == start:
