@@ -137,7 +137,7 @@ class Walker:
         """Handle of a checked copy; gdb.GdbError naming what is wrong."""
         h = self.lib.kunwind_target_add_table(self.t, data, len(data))
         if h < 0:
-            raise gdb.GdbError('kunwind: table %s%s is corrupt: %s' % (
+            raise gdb.GdbError('kunwind: table of %s%s is corrupt: %s' % (
                 name, ' at %#x' % addr if addr is not None else '',
                 self.lib.kunwind_target_bad_str(h).decode()))
         self.tables.append((name, addr, len(data)))

@@ -46,6 +46,8 @@ class Registry:
 
     def warn(self, msg):
         """Said once, when the tables are read, and kept for kunwind-tables."""
+        if msg.startswith('kunwind: '):
+            msg = msg[len('kunwind: '):]
         self.notes.append(msg)
         print('kunwind: warning: ' + msg)
 
@@ -136,10 +138,10 @@ class Registry:
         except gdb.MemoryError:
             raise gdb.GdbError('kunwind: table of %s at %#x is not readable'
                                % (name, t))
-        magic, version, _, size = struct.unpack_from('<IHHI', hdr)
-        if magic != lib.fmt.KUNWIND_MAGIC or size > 64 << 20:
-            raise gdb.GdbError('kunwind: table of %s at %#x is corrupt: magic '
-                               '%#x, size %d' % (name, t, magic, size))
+        size = struct.unpack_from('<I', hdr, 8)[0]
+        if not lib.fmt.KUNWIND_HDR_SIZE <= size <= 64 << 20:
+            raise gdb.GdbError('kunwind: table of %s at %#x is corrupt: its '
+                               'header says %d bytes' % (name, t, size))
         try:
             data = target.read(t, size)
         except gdb.MemoryError:

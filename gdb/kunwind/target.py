@@ -184,6 +184,14 @@ def nm_symbols():
     return cached('nm', load)
 
 
+def _linker_provided(name):
+    """scripts/kallsyms.c's may_be_linker_script_provide_symbol()."""
+    if len(name) < 8 or not name.startswith('__'):
+        return False
+    return name[2:].startswith(('start_', 'stop_', 'end_')) or \
+        name.endswith(('_start', '_end'))
+
+
 def vmlinux_symbol(addr):
     """(name, offset, size) of the vmlinux function holding run-time addr,
     or None."""
@@ -195,12 +203,14 @@ def vmlinux_symbol(addr):
     start, size, name, _ = syms[i]
     if size and a - start >= size:
         return None
-    # Aliases: kallsyms prefers strong symbols, then fewer underscores.
+    # Aliases, as scripts/kallsyms.c orders them: strong before weak, then
+    # not a linker script's __start_X/__X_end..., then fewer underscores.
     k = i
     while k > 0 and syms[k - 1][0] == start:
         k -= 1
-    alias = [s for s in syms[k:i + 1]]
-    alias.sort(key=lambda s: (s[3] in 'wW', len(s[2]) - len(s[2].lstrip('_'))))
+    alias = sorted(syms[k:i + 1], key=lambda s: (
+        s[3] in 'wW', _linker_provided(s[2]),
+        len(s[2]) - len(s[2].lstrip('_'))))
     name = alias[0][2]
     # The size kallsyms prints: up to the next symbol (padding included).
     j = i + 1

@@ -1,0 +1,458 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The gdb helpers (gdb/kunwind) against the kernel and gdb, in QEMU.
+
+    tests/gdb_check.py dump|live|bad   (tests/gdb.test runs all three)
+
+dump  scripts/gdb-boot.sh dump test: the sample's three sleeping kthreads
+      print their kernel traces (sched_show_task()), then the sample
+      panics; QEMU dumps the guest.  gdb with vmlinux and the dump:
+      kunwind-bt PID equals each sleeper's kernel trace frame for frame;
+      kunwind-bt -c CPU of the panicking CPU equals panic()'s own trace
+      from panic() outwards (the registers were taken in panic's final
+      loop); every task's walk (kunwind-bt -a) and every CPU's is complete.
+      drgn on the same dump (a second, independent unwinder), with a
+      vmlinux without .orc_* (0.0.22 predates 6.4's ORC): the frames it
+      gives must be kunwind's; how far it gets is reported.
+bad   on copies of that dump: a corrupt table (its magic), a task with a
+      garbage saved stack pointer, kunwind.ko's module renamed (a dump
+      without kunwind loaded): each a clear message, no Python traceback;
+      without kunwind, vmlinux's table is built on the fly and the walk
+      goes as far as vmlinux's frames.
+live  scripts/gdb-boot.sh live test: a breakpoint on ksample_report(),
+      which the guest calls every 2 s from a write to the sample's trigger
+      parameter; where it stops, kunwind-bt equals gdb's own DWARF bt
+      (the same pcs, the whole stack down to the entry frame) and the
+      in-kernel kunwind walk ksample_report() prints from the same call.
+
+TAP-like lines, "ok NAME" / "not ok NAME"; exit 1 on any failure.
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SYS_PYTHON = '/usr/bin/python3'		# Debian's, with python3-drgn
+failed = 0
+
+
+def say(ok, name, why=''):
+    global failed
+    print(('ok ' if ok else 'not ok ') + name)
+    if not ok:
+        failed += 1
+        for line in str(why).splitlines()[:40]:
+            print('#   ' + line)
+
+
+def note(msg):
+    for line in msg.splitlines():
+        print('# ' + line)
+
+
+def boot(mode):
+    # 256 MB: a dump of a quarter the size, as good for every check
+    r = subprocess.run([os.path.join(TOP, 'scripts/gdb-boot.sh'), '--mem',
+                        '256M', mode, 'test'], capture_output=True, text=True)
+    info = {}
+    for line in r.stdout.splitlines():
+        p = line.split(None, 1)
+        if len(p) == 2:
+            info[p[0]] = p[1]
+    if r.returncode:
+        sys.stdout.write('not ok gdb_boot_%s: scripts/gdb-boot.sh %s test '
+                         'exited %d\n' % (mode, mode, r.returncode))
+        for line in (r.stderr.splitlines() + r.stdout.splitlines())[-20:]:
+            print('#   ' + line)
+        sys.exit(1)
+    return info
+
+
+def gdb(vmlinux, commands, core=None, remote=None, timeout=300):
+    """Output of a gdb batch run of the helpers' commands."""
+    cmd = ['gdb', '-batch', '-nx', '-iex', 'set auto-load python-scripts off',
+           '-ex', 'set pagination off', '-ex', 'set width 0']
+    if core:
+        cmd += ['-ex', 'core-file ' + core]
+    if remote:
+        cmd += ['-ex', 'target remote ' + remote]
+    cmd += ['-ex', 'source ' + os.path.join(TOP, 'gdb/kunwind-gdb.py')]
+    for c in commands:
+        cmd += ['-ex', c]
+    cmd.append(vmlinux)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    return r.stdout + r.stderr
+
+
+FRAME = re.compile(r'^#(\d+)\s+0x([0-9a-f]+) (\S+(?: \[\S+\])?)( \(exact\))?$')
+
+
+def walks(out):
+    """{header: (frames [(ip, 'sym+off/size [mod]')], last line)} of
+    kunwind-bt output: 'PID 59 (comm):' or 'CPU 1:' headers."""
+    res, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r'^(PID \d+|CPU \d+)\b.*:$', line)
+        if m:
+            cur = m.group(1)
+            res[cur] = ([], None)
+            continue
+        if cur is None:
+            continue
+        m = FRAME.match(line)
+        if m:
+            res[cur][0].append((int(m.group(2), 16), m.group(3)))
+        elif line.startswith('kunwind: walk'):
+            res[cur] = (res[cur][0], line)
+            cur = None
+    return res
+
+
+def kernel_trace(lines):
+    """The frames of a kernel 'Call Trace:' (no '? ' guesses, no
+    <IRQ>-style brackets): ['sym+off/size [mod]']."""
+    out = []
+    for line in lines:
+        line = re.sub(r'^\[\s*\d+\.\d+\]', '', line).strip()
+        if line.startswith('</TASK>'):
+            break
+        if re.fullmatch(r'\S+\+0x[0-9a-f]+/0x[0-9a-f]+( \[\S+\])?', line):
+            out.append(line)	# not "? " guesses, brackets, registers
+    return out
+
+
+def diff(a, b):
+    n = max(len(a), len(b))
+    return '\n'.join('%-50s %s %s' % (a[i] if i < len(a) else '-',
+                                      '==' if i < len(a) and i < len(b) and
+                                      a[i] == b[i] else '!=',
+                                      b[i] if i < len(b) else '-')
+                     for i in range(n))
+
+
+# ---- dump -------------------------------------------------------------------
+
+def sleepers(stacks):
+    """{pid: kernel trace} and (panic cpu, panic trace) from stacks.txt."""
+    lines = open(stacks).read().splitlines()
+    res, panic = {}, None
+    for i, line in enumerate(lines):
+        m = re.search(r'dump sleeper \d+ pid (\d+) comm \S+ depth \d+ begin',
+                      line)
+        if m:
+            j = next(k for k in range(i, len(lines))
+                     if 'Call Trace:' in lines[k])
+            res[int(m.group(1))] = kernel_trace(lines[j + 1:])
+        m = re.search(r'dump panic cpu (\d+) pid', line)
+        if m:
+            j = next(k for k in range(i, len(lines))
+                     if 'Call Trace:' in lines[k])
+            panic = int(m.group(1)), kernel_trace(lines[j + 1:])
+    return res, panic
+
+
+def check_dump(info):
+    vml, dump = info['vmlinux'], info['dump']
+    sl, panic = sleepers(info['stacks'])
+    say(len(sl) == 3 and panic is not None, 'gdb_dump_sample_printed',
+        'stacks.txt has %d sleepers, panic %s' % (len(sl), panic))
+    cmds = ['kunwind-tables'] + ['kunwind-bt %d' % p for p in sorted(sl)] + \
+        ['kunwind-bt -c %d' % c for c in range(2)] + ['kunwind-bt -a']
+    out = gdb(vml, cmds, core=dump)
+    say('Traceback' not in out, 'gdb_dump_no_traceback', out[-3000:])
+    say(re.search(r"tables, \d+ segments from kunwind.ko's registry", out) is
+        not None and re.search(r'KASLR slide 0x[0-9a-f]+', out) is not None,
+        'gdb_dump_tables_from_the_registry', out[:2000])
+    note(re.search(r'KASLR slide .*', out).group(0) if
+         re.search(r'KASLR slide .*', out) else 'no slide line')
+    w = walks(out)
+    for pid, ktrace in sorted(sl.items()):
+        frames, last = w.get('PID %d' % pid, ([], None))
+        ours = [s for _, s in frames]
+        say(ours == ktrace and last == 'kunwind: walk complete',
+            'gdb_dump_sleeper_%d_equals_kernel_trace' % pid,
+            'kunwind-bt (left), sched_show_task() (right); %s\n%s' %
+            (last, diff(ours, ktrace)))
+        note('sleeper %d: %d frames' % (pid, len(ours)))
+    if panic:
+        cpu, ktrace = panic
+        frames, last = w.get('CPU %d' % cpu, ([], None))
+        ours = [s for _, s in frames]
+        a = next((i for i, s in enumerate(ours) if s.startswith('panic+')),
+                 None)
+        b = next((i for i, s in enumerate(ktrace) if s.startswith('panic+')),
+                 None)
+        ok = a is not None and b is not None and ours[a + 1:] == \
+            ktrace[b + 1:] and last == 'kunwind: walk complete'
+        say(ok, 'gdb_dump_panic_cpu_%d_equals_panic_trace' % cpu,
+            'from panic() outwards: kunwind-bt -c %d (left), the kernel '
+            '(right); %s\n%s' % (cpu, last, diff(ours[a or 0:],
+                                                ktrace[b or 0:])))
+        note('panicking CPU %d: %d frames, %d from panic() on' %
+             (cpu, len(ours), len(ours) - (a or 0)))
+    cpus_ok = all(w.get('CPU %d' % c, ([], ''))[1] == 'kunwind: walk complete'
+                  for c in range(2))
+    say(cpus_ok, 'gdb_dump_every_cpu_walk_complete',
+        '\n'.join('CPU %d: %s' % (c, w.get('CPU %d' % c, ([], None))[1])
+                  for c in range(2)))
+    m = re.findall(r'^(\d+) tasks?: ', out, re.M)
+    ntasks = sum(int(x) for x in m)
+    stopped = re.findall(r'^  kunwind: walk stopped: .*', out, re.M)
+    say(ntasks > 10 and not stopped, 'gdb_dump_every_task_walk_complete',
+        '%d tasks, stopped walks: %s' % (ntasks, stopped[:5]))
+    note('kunwind-bt -a: %d tasks in %d groups, %d stopped' %
+         (ntasks, len(m), len(stopped)))
+    check_drgn(info, sl, w)
+    return w, sl
+
+
+def check_drgn(info, sl, w):
+    """drgn 0.0.22's traces of the sleepers: each frame it gives must be
+    kunwind's, in order (inlined frames skipped: kunwind reports physical
+    frames)."""
+    if not os.path.exists(SYS_PYTHON) or subprocess.run(
+            [SYS_PYTHON, '-c', 'import drgn'], capture_output=True).returncode:
+        sh = os.path.join(TOP, 'scripts/apt.sh')
+        subprocess.run(['bash', '-c', '. %s && apt_need python3-drgn' % sh],
+                       capture_output=True)
+    tmp = tempfile.mkdtemp()
+    try:
+        vml = os.path.join(tmp, 'vmlinux')
+        r = subprocess.run(['objcopy', '--remove-section=.orc_*',
+                            info['vmlinux'], vml], capture_output=True,
+                           text=True)
+        if r.returncode:
+            say(False, 'gdb_dump_drgn_agrees', 'objcopy: ' + r.stderr)
+            return
+        script = '''
+import sys, drgn
+from drgn.helpers.linux.pid import find_task
+p = drgn.Program()
+p.set_core_dump(sys.argv[1])
+p.load_debug_info([sys.argv[2]])
+for pid in sys.argv[3:]:
+    t = find_task(p, int(pid))
+    out = []
+    try:
+        for f in p.stack_trace(t):
+            if f.is_inline:
+                continue
+            out.append('%x' % f.pc)
+    except Exception as e:
+        out.append('error:' + str(e).replace(' ', '_'))
+    print(pid, ' '.join(out))
+'''
+        r = subprocess.run([SYS_PYTHON, '-c', script, info['dump'], vml] +
+                           [str(p) for p in sorted(sl)],
+                           capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(tmp)
+    if r.returncode:
+        say(False, 'gdb_dump_drgn_agrees', 'drgn failed:\n' + r.stderr[-2000:])
+        return
+    bad, got, total = [], 0, 0
+    for line in r.stdout.splitlines():
+        p = line.split()
+        pid, pcs = int(p[0]), [x for x in p[1:] if not x.startswith('error:')]
+        ours = [ip for ip, _ in w.get('PID %d' % pid, ([], None))[0]]
+        total += len(ours)
+        for i, pc in enumerate(pcs):
+            pc = int(pc, 16)
+            if pc == 0:		# drgn's end of a trace it could not follow
+                break
+            if i >= len(ours) or ours[i] != pc:
+                bad.append('pid %d frame %d: drgn %#x, kunwind %s' % (
+                    pid, i, pc, '%#x' % ours[i] if i < len(ours) else '-'))
+                break
+            got += 1
+    say(not bad and got > 0, 'gdb_dump_drgn_agrees', '\n'.join(bad) or
+        'drgn gave no frame')
+    note('drgn 0.0.22 (DWARF, no ORC): %d of kunwind\'s %d frames of the '
+         'sleepers, all equal; it stops at the first module frame (it does '
+         'not find 6.4+ modules)' % (got, total))
+
+
+# ---- bad input --------------------------------------------------------------
+
+def core_offset(path, vaddr):
+    """File offset of virtual address vaddr in an ELF core."""
+    with open(path, 'rb') as f:
+        eh = f.read(64)
+        phoff, = struct.unpack_from('<Q', eh, 32)
+        phentsize, phnum = struct.unpack_from('<HH', eh, 54)
+        f.seek(phoff)
+        ph = f.read(phentsize * phnum)
+    for i in range(phnum):
+        typ, _, off, va, _, filesz = struct.unpack_from('<IIQQQQ', ph,
+                                                        i * phentsize)
+        if typ == 1 and va <= vaddr < va + filesz:
+            return off + vaddr - va
+    raise SystemExit('not ok gdb_bad_input: %#x not in the dump' % vaddr)
+
+
+def patch(path, vaddr, data):
+    with open(path, 'r+b') as f:
+        f.seek(core_offset(path, vaddr))
+        f.write(data)
+
+
+def check_bad(info, sl):
+    vml = info['vmlinux']
+    pid = sorted(sl)[1]
+    # Where to break things: from the helpers themselves, on the dump.
+    out = gdb(vml, ['python import kunwind.registry as R, kunwind.tasks as T,'
+                    ' kunwind.modules as M, kunwind.target as G',
+                    'python r = R.registry(); '
+                    'print("kunwind-test table", [n for n in r.notes '
+                    'if "kunwind_sample at" in n][0].split()[-1])',
+                    'python t = T.find_task(%d); print("kunwind-test sp", '
+                    'hex(t.addr + G.field_offset("struct task_struct", '
+                    '"thread", "sp")))' % pid,
+                    'python m = M.find("kunwind"); print("kunwind-test name",'
+                    ' hex(m.addr + G.field_offset("struct module", "name")))'],
+              core=info['dump'])
+    addr = dict(re.findall(r'^kunwind-test (\w+) (0x[0-9a-f]+)', out, re.M))
+    if len(addr) != 3:
+        say(False, 'gdb_bad_input_setup', out[-2000:])
+        return
+    tmp = tempfile.mkdtemp(dir=os.path.dirname(info['dump']))
+    try:
+        bad = os.path.join(tmp, 'bad.elf')
+        shutil.copyfile(info['dump'], bad)
+        patch(bad, int(addr['table'], 16), b'XXXX')
+        patch(bad, int(addr['sp'], 16), struct.pack('<Q', 0xdead000000001234))
+        out = gdb(vml, ['kunwind-bt %d' % sorted(sl)[0], 'kunwind-bt %d' %
+                        pid], core=bad)
+        say('Traceback' not in out and re.search(
+            r'kunwind: warning: table of kunwind_sample at '
+            r'0x[0-9a-f]+ is corrupt: bad magic: its frames are not walked',
+            out) is not None and 'kunwind: walk stopped: no unwind row' in out,
+            'gdb_bad_input_corrupt_table_is_a_message', out[-2500:])
+        say(re.search(r'task %d \(\S+\): saved sp 0xdead000000001234 is not '
+                      r'on its stack' % pid, out) is not None,
+            'gdb_bad_input_garbage_sp_is_a_message', out[-2500:])
+        note('\n'.join(line for line in out.splitlines() if 'kunwind' in line
+                       and ('warning' in line or 'saved sp' in line)))
+        patch(bad, int(addr['name'], 16), b'xunwind\0')
+        out = gdb(vml, ['kunwind-tables', 'kunwind-bt %d' % sorted(sl)[0]],
+                  core=bad)
+        w = walks(out).get('PID %d' % sorted(sl)[0], ([], None))
+        names = [s for _, s in w[0]]
+        say('Traceback' not in out and
+            'kunwind.ko is not loaded in the target' in out and
+            'vmlinux table built from' in out and names[:2] and
+            names[0].startswith('__schedule+') and
+            w[1] == 'kunwind: walk stopped: no unwind row',
+            'gdb_bad_input_without_kunwind_walks_vmlinux', out[-2500:])
+    finally:
+        shutil.rmtree(tmp)
+
+
+# ---- live -------------------------------------------------------------------
+
+GDB_BT = re.compile(r'^#(\d+)\s+(?:0x([0-9a-f]+) in )?(\S+)')
+
+
+def check_live(info):
+    vml, ko, sock = info['vmlinux'], info['sample_ko'], info['gdb']
+    script = '''python
+import kunwind.modules as M, kunwind.target as T, kunwind.registry as R
+addr = M.find('kunwind_sample').lookup('ksample_report')
+gdb.execute('hbreak *%#x' % addr)
+end
+continue
+kunwind-bt
+python
+reg = R.registry()
+segs = [(start, sec) for start, end, name, sec in reg.segs
+        if name == 'kunwind_sample']
+text = [s for s, sec in segs if sec == '.text'][0]
+other = ' '.join('-s %s %#x' % (sec, s) for s, sec in segs if sec != '.text')
+slide = T.slide()
+gdb.execute('symbol-file -o %#x VMLINUX' % slide)
+# its init text is gone: out of the way of everything
+gdb.execute('add-symbol-file KO %#x %s -s .init.text 0xffffffffff000000'
+            % (text, other))
+end
+bt
+delete
+detach
+'''.replace('VMLINUX', vml).replace('KO', ko)
+    with tempfile.NamedTemporaryFile('w', suffix='.gdb', delete=False) as f:
+        f.write(script)
+    try:
+        out = gdb(vml, ['source ' + f.name], remote=sock)
+    finally:
+        os.unlink(f.name)
+    say('Traceback' not in out and 'hit Breakpoint 1' in out,
+        'gdb_live_breakpoint_in_sample', out[-3000:])
+    w = list(walks(out).values())
+    frames, last = w[0] if w else ([], None)
+    # gdb's bt: physical frames (an inlined caller has no address of its
+    # own), down to the last kernel address (then it reads user garbage).
+    pcs, entry = [], None
+    bt = out.split('kunwind: walk', 1)[-1]	# gdb's bt comes after ours
+    for line in bt.splitlines():
+        m = GDB_BT.match(line)
+        if not m:
+            continue
+        if m.group(1) == '0':
+            pcs.append(frames[0][0] if frames else None)
+        elif m.group(2):
+            pc = int(m.group(2), 16)
+            if pc < 0xffff800000000000:
+                break
+            pcs.append(pc)
+            entry = m.group(3)
+    ours = [ip for ip, _ in frames]
+    say(ours and ours == pcs and last == 'kunwind: walk complete',
+        'gdb_live_kunwind_bt_equals_gdb_bt',
+        'kunwind-bt %s; pcs: kunwind (left), gdb bt (right)\n%s' % (
+            last, diff(['%#x' % x for x in ours],
+                       ['%#x' % x if x else '-' for x in pcs])))
+    note('live: %d frames, gdb bt the same pcs down to %s' % (len(ours),
+                                                             entry))
+    # The in-kernel walk ksample_report() printed from the call it was
+    # stopped in: the first "point 15 kunwind" trace after the stop, which
+    # all equal each other (the trigger's path).
+    console = open(info['console']).read().splitlines()
+    traces = []
+    for i, line in enumerate(console):
+        if re.search(r'kunwind-sample: point \d+ kunwind$', line):
+            j = i + 1
+            if j < len(console) and 'kunwind: Call Trace' in console[j]:
+                traces.append(kernel_trace(console[j + 1:]))
+    names = [s for _, s in frames]
+    ok = traces and all(t == traces[-1] for t in traces) and \
+        names[1:] == traces[-1][1:] and traces[-1][0].startswith(
+            'ksample_report+') and names[0].startswith('ksample_report+0x0/')
+    say(bool(ok), 'gdb_live_kunwind_bt_equals_in_kernel_walk',
+        '%d in-kernel traces; kunwind-bt (left), the kernel\'s kunwind walk '
+        '(right)\n%s' % (len(traces), diff(names, traces[-1] if traces
+                                           else [])))
+
+
+def main():
+    what = sys.argv[1:] or ['dump', 'bad', 'live']
+    if 'dump' in what or 'bad' in what:
+        info = boot('dump')
+        w, sl = check_dump(info)
+        if 'bad' in what:
+            check_bad(info, sl)
+    if 'live' in what:
+        info = boot('live')
+        try:
+            check_live(info)
+        finally:
+            subprocess.run([os.path.join(TOP, 'scripts/gdb-boot.sh'),
+                            '--stop', os.path.dirname(info['gdb'])],
+                           capture_output=True)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
