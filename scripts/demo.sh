@@ -17,6 +17,8 @@
 # build/profile/demo/.  Part 2 is the host demo (scripts/host-demo.sh): kunwind-gen and
 # kunwind-stack on a core file; it needs build/tests/stackprog and
 # build/kunwind-stack (make demo builds them) and is skipped without.
+# Part 3 panics KVER once more, dumps it (scripts/gdb-boot.sh) and walks
+# the dump's stacks from gdb with kunwind-bt (gdb/).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=6.1
@@ -77,3 +79,22 @@ else
 	echo "skipped: build/tests/stackprog or build/kunwind-stack missing" \
 	     "(make all build/tests/stackprog)"
 fi
+
+echo
+echo "== part 3: a crash dump, its stacks walked from gdb (gdb/, Documentation/gdb.rst)"
+echo "kunwind demo: the same kernel panics on purpose (the sample's dump parameter: three kthreads asleep at depths 1, 3 and 5, then a panic); QEMU dumps its memory (scripts/gdb-boot.sh dump $kver); gdb with the -dbg vmlinux and the dump runs kunwind-bt: kunwind's C walker (build/gdb/libkunwind.so) on the tables in the dump's own memory, KASLR measured on the dump."
+out=$("$top/scripts/gdb-boot.sh" --mem 256M dump "$kver" | tail -n 7) || {
+	echo "demo: scripts/gdb-boot.sh dump $kver failed" >&2
+	exit 1
+}
+dump=$(echo "$out" | awk '$1 == "dump" { print $2 }')
+stacks=$(echo "$out" | awk '$1 == "stacks" { print $2 }')
+vmlinux=$(echo "$out" | awk '$1 == "vmlinux" { print $2 }')
+pid=$(sed -n 's/.*dump sleeper 3 pid \([0-9]*\) .*/\1/p' "$stacks")
+cpu=$(sed -n 's/.*dump panic cpu \([0-9]*\) .*/\1/p' "$stacks")
+echo "\$ gdb -batch -ex 'core-file $dump' -ex 'source gdb/kunwind-gdb.py' -ex kunwind-tables -ex 'kunwind-bt $pid' -ex 'kunwind-bt -c $cpu' $vmlinux"
+gdb -batch -nx -iex 'set auto-load python-scripts off' \
+	-ex "core-file $dump" -ex "source $top/gdb/kunwind-gdb.py" \
+	-ex kunwind-tables -ex "kunwind-bt $pid" -ex "kunwind-bt -c $cpu" \
+	"$vmlinux" 2>&1 | grep -v '^\[New LWP\|^\[Current thread\|^#0  0x.* in ?? ()$'
+echo "(the kernel's own traces of the same tasks, printed before the panic: $stacks)"
