@@ -23,8 +23,8 @@
  *                type UNDEFINED 0, END_OF_STACK 1, CALL 2, REGS 3,
  *                REGS_PARTIAL 4; signal: the next ip is exact
  * 6.4 added section .orc_header (a hash of orc_types.h); without it the
- * kernel release (vmlinux's linux_banner, a module's vermagic) decides,
- * or, in a module object that has neither yet, the entries themselves.
+ * entries themselves decide when they can (layout_by_content()), else the
+ * kernel release (vmlinux's linux_banner, a module's vermagic).
  *
  * The mapping, as unwind_next_frame() reads an entry:
  *   CALL, sp_reg SP/BP/SP_INDIRECT    CALL, same base, cfa_off = sp_offset
@@ -121,7 +121,8 @@ static bool orc_rule(const uint8_t *p, bool layout63, struct kunwind_rule *r)
 		return false;
 	if (bp_reg == ORC_REG_PREV_SP)
 		r->bp_off = bp_off;
-	else if (bp_reg == ORC_REG_BP && sp_reg == ORC_REG_BP)
+	else if (bp_reg == ORC_REG_BP && sp_reg == ORC_REG_BP &&
+		 bp_off - sp_off == (int16_t)(bp_off - sp_off))
 		r->bp_off = bp_off - sp_off;
 	else
 		return false;
@@ -210,7 +211,7 @@ static int kernel_release(const struct kelf *e)
  * sp_reg is UNDEFINED too, and signal (bit 3) is set on every register
  * frame, a bit the old layout never sets.
  */
-static bool layout_by_content(const uint8_t *ent, size_t n)
+static int layout_by_content(const uint8_t *ent, size_t n)
 {
 	size_t i, old_calls = 0, signals = 0;
 
@@ -218,7 +219,11 @@ static bool layout_by_content(const uint8_t *ent, size_t n)
 		old_calls += (ent[5] & 7) == 0 && (ent[4] & 15);
 		signals += !!(ent[5] & 8);
 	}
-	return signals || !old_calls;
+	if (signals && !old_calls)
+		return 1;
+	if (old_calls && !signals)
+		return 0;
+	return -1;		/* cannot tell */
 }
 
 /* Where entry i of .orc_unwind_ip starts: its text section and offset. */
@@ -284,18 +289,19 @@ static int fill(struct cfi_rows *rows, size_t nr, size_t *cur,
 		i++;
 	*cur = i;
 	for (; i < nr && rows->row[i].shndx == shndx && start < end; i++) {
-		const struct cfi_row *c = &rows->row[i];
+		/* Copies: cfi_rows_add() may move rows->row. */
+		uint64_t c_start = rows->row[i].start, c_end = rows->row[i].end;
 
-		if (c->end <= start)
+		if (c_end <= start)
 			continue;
-		if (c->start >= end)
+		if (c_start >= end)
 			break;
-		if (c->start > start) {
-			if (cfi_rows_add(rows, shndx, start, c->start, r))
+		if (c_start > start) {
+			if (cfi_rows_add(rows, shndx, start, c_start, r))
 				return -1;
 			(*added)++;
 		}
-		start = c->end;
+		start = c_end;
 	}
 	if (start < end) {
 		if (cfi_rows_add(rows, shndx, start, end, r))
@@ -319,7 +325,7 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	size_t i, n, nr = 0, nr_rows, cur = 0, added = 0;
 	struct orc *o;
 	bool layout63;
-	int rel;
+	int rel, by_content;
 
 	if (!ips || !ent || !ips->data || !ent->data || !ips->size)
 		return 0;
@@ -330,13 +336,24 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 			(unsigned long long)ent->size);
 		return 0;
 	}
+	/*
+	 * The header is proof; the entries, when they tell, come before the
+	 * release (a vendor kernel may carry the other layout's patch).
+	 */
 	rel = kernel_release(e);
+	by_content = layout_by_content(ent->data, n);
 	if (kelf_sec_by_name(e, ".orc_header"))
 		layout63 = true;
+	else if (by_content >= 0)
+		layout63 = by_content;
 	else if (rel >= 0)
 		layout63 = rel >= 603;
 	else
-		layout63 = layout_by_content(ent->data, n);
+		layout63 = true;
+	if (rel >= 0 && by_content >= 0 && by_content != (rel >= 603))
+		fprintf(stderr, "kunwind-gen: %s: its ORC entries have the %s layout, its release %d.%d the other: the entries win\n",
+			kelf_path(e), by_content ? "6.3" : "pre-6.3", rel / 100,
+			rel % 100);
 	o = calloc(n, sizeof(*o));
 	if (!o)
 		return -1;
