@@ -49,6 +49,13 @@ def say(ok, name, why=''):
             print('#   ' + line)
 
 
+def clean(out):
+    """No Python error got through: gdb prints an exception escaping a
+    command as "Python Exception <class ...>", a traceback only with
+    "set python print-stack full"."""
+    return 'Traceback' not in out and 'Python Exception' not in out
+
+
 def note(msg):
     for line in msg.splitlines():
         print('# ' + line)
@@ -76,7 +83,8 @@ def boot(mode, kernel='test'):
 def gdb(vmlinux, commands, core=None, remote=None, timeout=300):
     """Output of a gdb batch run of the helpers' commands."""
     cmd = ['gdb', '-batch', '-nx', '-iex', 'set auto-load python-scripts off',
-           '-ex', 'set pagination off', '-ex', 'set width 0']
+           '-ex', 'set pagination off', '-ex', 'set width 0',
+           '-ex', 'set python print-stack full']
     if core:
         cmd += ['-ex', 'core-file ' + core]
     if remote:
@@ -165,7 +173,7 @@ def check_dump(info, kernel):
     cmds = ['kunwind-tables'] + ['kunwind-bt %d' % p for p in sorted(sl)] + \
         ['kunwind-bt -c %d' % c for c in range(2)] + ['kunwind-bt -a']
     out = gdb(vml, cmds, core=dump)
-    say('Traceback' not in out, 'gdb_dump_no_traceback' + sfx, out[-3000:])
+    say(clean(out), 'gdb_dump_no_traceback' + sfx, out[-3000:])
     say(re.search(r"tables, \d+ segments from kunwind.ko's registry", out) is
         not None and re.search(r'KASLR slide 0x[0-9a-f]+', out) is not None,
         'gdb_dump_tables_from_the_registry' + sfx, out[:2000])
@@ -203,9 +211,14 @@ def check_dump(info, kernel):
                   for c in range(2)))
     m = re.findall(r'^(\d+) tasks?: ', out, re.M)
     ntasks = sum(int(x) for x in m)
-    stopped = re.findall(r'^  kunwind: walk stopped: .*', out, re.M)
-    say(ntasks > 10 and not stopped, 'gdb_dump_every_task_walk_complete' + sfx,
-        '%d tasks, stopped walks: %s' % (ntasks, stopped[:5]))
+    # every group of kunwind-bt -a ends with its walk's last line
+    groups = re.findall(r'^\d+ tasks?: .*\n((?:  .*\n)*)', out, re.M)
+    stopped = [g.rstrip('\n').splitlines()[-1].strip() for g in groups
+               if not g.rstrip('\n').endswith('kunwind: walk complete')]
+    say(ntasks > 10 and len(groups) == len(m) and not stopped,
+        'gdb_dump_every_task_walk_complete' + sfx,
+        '%d tasks, %d groups, not complete: %s' % (ntasks, len(groups),
+                                                    stopped[:5]))
     note('kunwind-bt -a: %d tasks in %d groups, %d stopped' %
          (ntasks, len(m), len(stopped)))
     check_drgn(info, sl, w, sfx)
@@ -345,7 +358,7 @@ def check_bad(info, sl):
         patch(bad, int(addr['sp'], 16), struct.pack('<Q', 0xdead000000001234))
         out = gdb(vml, ['kunwind-bt %d' % sorted(sl)[0], 'kunwind-bt %d' %
                         pid], core=bad)
-        say('Traceback' not in out and re.search(
+        say(clean(out) and re.search(
             r'kunwind: warning: table of kunwind_sample at '
             r'0x[0-9a-f]+ is corrupt: bad magic: its frames are not walked',
             out) is not None and 'kunwind: walk stopped: no unwind row' in out,
@@ -360,7 +373,7 @@ def check_bad(info, sl):
                   core=bad)
         w = walks(out).get('PID %d' % sorted(sl)[0], ([], None))
         names = [s for _, s in w[0]]
-        say('Traceback' not in out and
+        say(clean(out) and
             'kunwind.ko is not loaded in the target' in out and
             'vmlinux table built from' in out and names[:2] and
             names[0].startswith('__schedule+') and
@@ -406,7 +419,7 @@ detach
         out = gdb(vml, ['source ' + f.name], remote=sock)
     finally:
         os.unlink(f.name)
-    say('Traceback' not in out and 'hit Breakpoint 1' in out,
+    say(clean(out) and 'hit Breakpoint 1' in out,
         'gdb_live_breakpoint_in_sample', out[-3000:])
     w = list(walks(out).values())
     frames, last = w[0] if w else ([], None)
@@ -418,8 +431,9 @@ detach
         m = GDB_BT.match(line)
         if not m:
             continue
-        if m.group(1) == '0':
-            pcs.append(frames[0][0] if frames else None)
+        if m.group(1) == '0':	# stopped at the breakpoint
+            bp = re.search(r'breakpoint 1 at 0x([0-9a-f]+)', out)
+            pcs.append(int(bp.group(1), 16) if bp else None)
         elif m.group(2):
             pc = int(m.group(2), 16)
             if pc < 0xffff800000000000:

@@ -4,7 +4,7 @@ import functools
 
 import gdb
 
-from . import modules, registry, target, tasks
+from . import lib, modules, registry, target, tasks
 
 
 def guarded(invoke):
@@ -18,7 +18,7 @@ def guarded(invoke):
             raise
         except gdb.MemoryError as e:
             raise gdb.GdbError('kunwind: cannot read the target: %s' % e)
-        except (gdb.error, ValueError, OverflowError, KeyError) as e:
+        except Exception as e:	# a bug, or a target beyond belief
             raise gdb.GdbError('kunwind: %s: %s' % (type(e).__name__, e))
     return run
 
@@ -57,15 +57,20 @@ def walk_cpu(cpu, task=None):
     if not 0 <= cpu < target.nr_cpus():
         raise gdb.GdbError('kunwind: no CPU %d (the target has %d)' %
                            (cpu, target.nr_cpus()))
+    ip, sp, bp = tasks.cpu_regs(cpu)
+    if tasks.cpu_user_mode(cpu):	# as the kernel's user_mode(regs)
+        return [lib.Frame(ip, sp, True)], 'in user mode', True
     task = task or tasks.Task(tasks.current(cpu))
     reg = registry.registry()
     reg.stack = tasks.stacks_of(task, cpu)
-    ip, sp, bp = tasks.cpu_regs(cpu)
     return reg.walker.walk(ip, sp, bp)
 
 
 def format_walk(frames, why, complete):
     lines = []
+    if why == 'in user mode':
+        return '#0  0x%016x (user mode)\nkunwind: walk complete (the CPU ' \
+            'is in user mode: no kernel frames)' % frames[0].ip
     for n, f in enumerate(frames):
         lines.append('#%-2d 0x%016x %s%s' % (n, f.ip, symbolize(f),
                                             ' (exact)' if f.exact and n else
@@ -148,6 +153,8 @@ says whether it reached the end of the stack or why it stopped."""
                     'kunwind: walk stopped: %s' % why,)
             except gdb.GdbError as e:
                 key = (str(e),)
+            except gdb.error as e:	# gdb.MemoryError too: a task exiting
+                key = ('kunwind: cannot read the target: %s' % e,)
             groups.setdefault(key, []).append(t)
         for key, ts in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             names = ', '.join('%d (%s)' % (t.pid, t.comm) for t in ts[:8])

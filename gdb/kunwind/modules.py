@@ -110,8 +110,12 @@ class Module:
         while i > 0 and syms[i - 1][0] == start:
             i -= 1
             name = syms[i][2]		# the lowest symtab index wins
-        later = [s[0] for s in self.symbols() if s[0] > start]
-        end = min(later) if later else start + size
+        # find_kallsyms_symbol(): up to the next symbol, at most to the
+        # end of the memory region holding ip
+        region = next((hi for lo, hi in self.text + [self.rodata or (0, 0)]
+                       if lo <= ip < hi), start + size)
+        later = [s[0] for s in self.symbols() if start < s[0] < region]
+        end = min(later) if later else region
         return name, ip - start, end - start
 
     def lookup(self, name):

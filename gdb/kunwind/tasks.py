@@ -57,11 +57,13 @@ def current(cpu):
 
 
 def _has_type(name):
-    try:
-        target.type_(name)
-        return True
-    except gdb.GdbError:
-        return False
+    def look():
+        try:
+            target.type_(name)
+            return True
+        except gdb.GdbError:
+            return False
+    return target.cached('has:' + name, look)
 
 
 def tasks():
@@ -72,14 +74,15 @@ def tasks():
         sig_off = target.field_offset('struct task_struct', 'signal')
         head_off = target.field_offset('struct signal_struct', 'thread_head')
         node_off = target.field_offset('struct task_struct', 'thread_node')
-        out, seen = [], set()
+        out, seen, visited = [], set(), set()
         p = init
-        while len(out) < 100000:
+        while p not in visited and len(visited) < 100000:
+            visited.add(p)		# a corrupt list may cycle anywhere
             sig = target.u64(p + sig_off)
             head = sig + head_off
             q = target.u64(head)
             n = 0
-            while q and q != head and n < 100000:
+            while q and q != head and n < 10000:
                 t = q - node_off
                 if t not in seen:
                     seen.add(t)
@@ -90,8 +93,6 @@ def tasks():
                 seen.add(p)
                 out.insert(0, Task(p))
             p = target.u64(p + t_off) - t_off
-            if p == init:
-                break
         return out
     return target.cached('tasks', walk)
 
@@ -117,6 +118,11 @@ def cpu_regs(cpu):
     t = cpu_thread(cpu)
     return tuple(int(target.t_reg(t, r)) & (1 << 64) - 1
                  for r in ('rip', 'rsp', 'rbp'))
+
+
+def cpu_user_mode(cpu):
+    """Is cpu in user mode (CS's privilege level, as user_mode())?"""
+    return int(target.t_reg(cpu_thread(cpu), 'cs')) & 3 != 0
 
 
 def irq_stack(cpu):
@@ -180,7 +186,7 @@ def sleeping_start(task):
         'struct task_struct', 'thread', 'sp'))
     lo, hi = task.stack_range()
     frame = target.type_('struct inactive_task_frame')
-    if not lo <= thread_sp < hi - frame.sizeof:
+    if not lo <= thread_sp <= hi - frame.sizeof:
         raise gdb.GdbError('kunwind: task %d (%s): saved sp %#x is not on '
                            'its stack [%#x, %#x)' % (task.pid, task.comm,
                                                      thread_sp, lo, hi))
