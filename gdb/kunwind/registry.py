@@ -117,13 +117,14 @@ class Registry:
             if not 0 <= idx < len(secs) or seg != t + lib.fmt.KUNWIND_HDR_SIZE \
                     + idx * lib.fmt.KUNWIND_SEG_SIZE or \
                     end - start != secs[idx][1]:
-                raise gdb.GdbError('kunwind: registry segment %d (%#x-%#x) '
-                                   'does not match its table at %#x: corrupt'
-                                   % (i, start, end, t))
+                self.warn('registry segment %d (%#x-%#x) does not match its '
+                          'table at %#x: corrupt, not walked' % (i, start,
+                                                                 end, t))
+                continue
             if not self.walker.add_seg(h, idx, start):
-                raise gdb.GdbError('kunwind: registry segment %d (%#x-%#x) '
-                                   'overlaps another: corrupt' % (i, start,
-                                                                  end))
+                self.warn('registry segment %d (%#x-%#x) overlaps another: '
+                          'corrupt, not walked' % (i, start, end))
+                continue
             self.segs.append((start, end, name, secs[idx][0]))
         self.notes.append('%d tables, %d segments from kunwind.ko\'s registry'
                           % (len([h for h in handles.values() if h[0] is not
@@ -199,8 +200,10 @@ def _scan(region, needle, chunk=1 << 16):
             a += chunk
             continue
         i = b.find(needle)
-        if i >= 0 and (a + i) % 8 == 0:
-            return a + i
+        while i >= 0:
+            if (a + i) % 8 == 0:
+                return a + i
+            i = b.find(needle, i + 1)
         a += chunk
     return None
 
