@@ -122,9 +122,13 @@ int kunwind_target_nr_segs(struct kunwind_target *t, int table)
 	return ((const struct kunwind_hdr *)t->tables[table].copy)->nr_segs;
 }
 
-/* Segment seg of the table: its name, its size; NULL for a bad one. */
+/*
+ * Segment seg of the table: its name, its size, its base as the table
+ * holds it (link-time for vmlinux's); NULL for a bad one.
+ */
 const char *kunwind_target_seg_info(struct kunwind_target *t, int table,
-				    int seg, unsigned long *size)
+				    int seg, unsigned long *size,
+				    unsigned long *base)
 {
 	const struct kunwind_hdr *h;
 	const struct kunwind_seg *s;
@@ -134,6 +138,7 @@ const char *kunwind_target_seg_info(struct kunwind_target *t, int table,
 	h = t->tables[table].copy;
 	s = &kunwind_segs(h)[seg];
 	*size = s->size;
+	*base = s->base;
 	return kunwind_seg_name(h, s);
 }
 

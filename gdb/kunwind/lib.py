@@ -63,7 +63,7 @@ def load():
     lib.kunwind_target_bad_str.argtypes = [i]
     lib.kunwind_target_nr_segs.argtypes = [p, i]
     lib.kunwind_target_seg_info.restype = ctypes.c_char_p
-    lib.kunwind_target_seg_info.argtypes = [p, i, i, pu]
+    lib.kunwind_target_seg_info.argtypes = [p, i, i, pu, pu]
     lib.kunwind_target_add_seg.argtypes = [p, i, i, u]
     lib.kunwind_target_walk.argtypes = [p, u, u, u, i, ctypes.c_uint, pu, pu,
                                         ctypes.POINTER(ctypes.c_uint),
@@ -144,13 +144,14 @@ class Walker:
         return h
 
     def segs(self, h):
-        """[(section name, size)] of table h."""
+        """[(section name, size, base as the table holds it)] of table h."""
         out = []
-        size = ctypes.c_ulong()
+        size, base = ctypes.c_ulong(), ctypes.c_ulong()
         for i in range(self.lib.kunwind_target_nr_segs(self.t, h)):
             n = self.lib.kunwind_target_seg_info(self.t, h, i,
-                                                 ctypes.byref(size))
-            out.append((n.decode(errors='replace'), size.value))
+                                                 ctypes.byref(size),
+                                                 ctypes.byref(base))
+            out.append((n.decode(errors='replace'), size.value, base.value))
         return out
 
     def add_seg(self, h, seg, start):

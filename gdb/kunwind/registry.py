@@ -172,21 +172,12 @@ class Registry:
             data = open(f.name, 'rb').read()
         h = self.walker.add_table('vmlinux', data)
         s = target.slide()
-        base = _seg_bases(data)
-        for idx, (sec, size) in enumerate(self.walker.segs(h)):
-            start = base[idx] + s
+        for idx, (sec, size, base) in enumerate(self.walker.segs(h)):
+            start = base + s
             if self.walker.add_seg(h, idx, start):
                 self.segs.append((start, start + size, 'vmlinux', sec))
         self.notes.append('vmlinux table built from %s (kunwind-gen), '
                           'placed at slide %#x' % (path, s))
-
-
-def _seg_bases(data):
-    """The link-time bases of a table's segments."""
-    nr = struct.unpack_from('<H', data, 12)[0]
-    return [struct.unpack_from('<Q', data, lib.fmt.KUNWIND_HDR_SIZE +
-                               i * lib.fmt.KUNWIND_SEG_SIZE)[0]
-            for i in range(nr)]
 
 
 def _scan(region, needle, chunk=1 << 16):
