@@ -40,9 +40,11 @@ $(O)/gdb/%.pic.o: unwind/%.c unwind/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WFLAGS) $(CORE_CFLAGS) -fPIC -c -o $@ $<
 
-$(O)/gdb/libkunwind.so: gdb/libkunwind.c unwind/*.h $(CORE_SRC:unwind/%.c=$(O)/gdb/%.pic.o)
-	$(CC) $(CFLAGS) $(WFLAGS) -fPIC -shared -o $@ gdb/libkunwind.c \
+# gdb/guestmem.c reads a QEMU guest's RAM file (kunwind-guestprof).
+$(O)/gdb/libkunwind.so: gdb/libkunwind.c gdb/guestmem.c gdb/guestmem.h unwind/*.h \
 		$(CORE_SRC:unwind/%.c=$(O)/gdb/%.pic.o)
+	$(CC) $(CFLAGS) $(WFLAGS) -fPIC -shared -o $@ gdb/libkunwind.c \
+		gdb/guestmem.c $(CORE_SRC:unwind/%.c=$(O)/gdb/%.pic.o)
 
 $(O)/gdb/kunwind_format.py: unwind/format.h gdb/format_py.py
 	@mkdir -p $(@D)

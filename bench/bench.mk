@@ -20,10 +20,12 @@ $(O)/bench/kunwind-bench: $(BENCH_OBJ) $(CORE_OBJ) $(GEN_OBJ)
 
 # The kernel part first (kunwind_save vs stack_trace_save in the test
 # kernel under QEMU; the profiler's cost in Debian's 6.12, which has
-# high-resolution timers), so that the host summary lines come last.
-bench: $(O)/bench/kunwind-bench $(O)/kunwind-gen
+# high-resolution timers; kunwind-guestprof's cost to the guest it
+# profiles from the host), so that the host summary lines come last.
+bench: $(O)/bench/kunwind-bench $(O)/kunwind-gen gdb
 	bench/kernel-bench.sh
 	bench/profile-bench.sh
+	bench/guestprof-bench.sh
 	O=$(O) bench/run.sh
 
 # Built by make check too, so that an API change breaks the build, not

@@ -14,12 +14,19 @@
  * end of stack; with no ORC to fall back on, a step no row describes
  * stops the walk ("no unwind row").
  *
+ * A host tool that reads a QEMU guest (kunwind-guestprof) keeps the hot
+ * path in C: kunwind_target_set_guest() sends the walker's reads to the
+ * guest's RAM file (gdb/guestmem.c) instead of the read callback, and
+ * kunwind_target_set_stacks() gives the stacks of the next walks as an
+ * array instead of the stack callback.
+ *
  * Every function returns an error code or a count; nothing here exits,
  * prints or keeps global state.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "../unwind/kunwind.h"
+#include "guestmem.h"
 
 /* The kinds of stack the stack callback reports. */
 #define KT_STACK_TASK	0
@@ -42,10 +49,20 @@ struct kt_seg {
 	const struct kunwind_seg *seg;
 };
 
+/* A stack of kunwind_target_set_stacks(): [lo, hi) and its kind. */
+struct kt_stack {
+	unsigned long lo, hi, kind;
+};
+
+#define KT_MAX_STACKS	16
+
 struct kunwind_target {
 	kt_read_fn read;
 	kt_stack_fn stack;
 	kt_text_fn text;
+	struct kunwind_guest *guest;	/* reads from here when set */
+	struct kt_stack stacks[KT_MAX_STACKS];
+	unsigned int nr_stacks;		/* the array replaces ->stack when > 0 */
 	struct kt_table *tables;
 	unsigned int nr_tables;
 	struct kt_seg *segs;		/* sorted by start, disjoint */
@@ -197,6 +214,33 @@ static const struct kt_seg *find(const struct kunwind_target *t,
 	return &t->segs[lo - 1];
 }
 
+/* Reads of the walks from now on go to guest (NULL: the read callback). */
+void kunwind_target_set_guest(struct kunwind_target *t,
+			      struct kunwind_guest *guest)
+{
+	t->guest = guest;
+}
+
+/*
+ * The stacks of the walks from now on: nr triples (lo, hi, kind) in
+ * stacks[]; nr 0 goes back to the stack callback.  -1 if nr is too many.
+ */
+int kunwind_target_set_stacks(struct kunwind_target *t,
+			      const unsigned long *stacks, unsigned int nr)
+{
+	unsigned int i;
+
+	if (nr > KT_MAX_STACKS)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		t->stacks[i].lo = stacks[3 * i];
+		t->stacks[i].hi = stacks[3 * i + 1];
+		t->stacks[i].kind = stacks[3 * i + 2];
+	}
+	t->nr_stacks = nr;
+	return 0;
+}
+
 /* ---- the walker's ops ------------------------------------------------ */
 
 static const struct kunwind_seg *op_find_seg(void *ctx, unsigned long ip,
@@ -214,7 +258,29 @@ static const struct kunwind_seg *op_find_seg(void *ctx, unsigned long ip,
 
 static bool op_read(void *ctx, unsigned long addr, unsigned long *val)
 {
-	return ((struct kunwind_target *)ctx)->read(addr, val);
+	struct kunwind_target *t = ctx;
+
+	if (t->guest)
+		return kunwind_guest_read_word(t->guest, addr, val);
+	return t->read(addr, val);
+}
+
+static int stack_of(struct kunwind_target *t, unsigned long sp,
+		    unsigned long *lo, unsigned long *hi, int *kind)
+{
+	unsigned int i;
+
+	if (!t->nr_stacks)
+		return t->stack(sp, lo, hi, kind);
+	for (i = 0; i < t->nr_stacks; i++) {
+		if (sp >= t->stacks[i].lo && sp < t->stacks[i].hi) {
+			*lo = t->stacks[i].lo;
+			*hi = t->stacks[i].hi;
+			*kind = t->stacks[i].kind;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static bool op_stack(void *ctx, unsigned long sp, unsigned long *lo,
@@ -222,7 +288,7 @@ static bool op_stack(void *ctx, unsigned long sp, unsigned long *lo,
 {
 	int kind;
 
-	return ((struct kunwind_target *)ctx)->stack(sp, lo, hi, &kind);
+	return stack_of(ctx, sp, lo, hi, &kind);
 }
 
 static bool op_text_ok(void *ctx, unsigned long ip)
@@ -246,7 +312,7 @@ static void stack_top_return(struct kunwind_target *t, struct kunwind_state *s)
 	int kind;
 
 	if (s->sp == s->stack_hi - sizeof(long) &&
-	    t->stack(s->sp, &lo, &hi, &kind) && kind == KT_STACK_IRQ)
+	    stack_of(t, s->sp, &lo, &hi, &kind) && kind == KT_STACK_IRQ)
 		kunwind_stack_top_return(s);
 }
 

@@ -18,7 +18,10 @@
 # kunwind-stack on a core file; it needs build/tests/stackprog and
 # build/kunwind-stack (make demo builds them) and is skipped without.
 # Part 3 panics KVER once more, dumps it (scripts/gdb-boot.sh) and walks
-# the dump's stacks from gdb with kunwind-bt (gdb/).
+# the dump's stacks from gdb with kunwind-bt (gdb/).  Part 4 profiles
+# KVER running a workload from the host with kunwind-guestprof (nothing
+# in the guest; scripts/guestprof-run.py compare), beside kunwind.ko's own
+# profiler in the guest, and ends with where the flame graph is.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=6.1
@@ -98,3 +101,15 @@ gdb -batch -nx -iex 'set auto-load python-scripts off' \
 	-ex kunwind-tables -ex "kunwind-bt $pid" -ex "kunwind-bt -c $cpu" \
 	"$vmlinux" 2>&1 | grep -v '^\[New LWP\|^\[Current thread\|^#0  0x.* in ?? ()$'
 echo "(the kernel's own traces of the same tasks, printed before the panic: $stacks)"
+
+echo
+echo "== part 4: the guest profiled from the host (kunwind-guestprof, Documentation/guestprof.rst)"
+echo "kunwind demo: the same kernel runs the sample's work kthread and a syscall loop; kunwind-guestprof stops it 199 times a second through QEMU's gdbstub, walks each vCPU's kernel stack with the same C walker over the guest's RAM file and the tables in the guest's memory, and resumes it; kunwind.ko's profiler samples the same 10 s from inside. Top leaf functions of both, then the host's flame graph."
+mkdir -p "$top/build/guestprof"
+if ! "$top/scripts/guestprof-run.py" compare --seconds 10 "$kver" \
+		"$top/build/guestprof/demo" >"$top/build/guestprof/demo.out"; then
+	echo "demo: scripts/guestprof-run.py compare $kver failed" >&2
+	exit 1
+fi
+sed 's/^guestprof-run: //' "$top/build/guestprof/demo.out"
+echo "kunwind demo: the guest's kernel profiled from the host, its flame graph: $top/build/guestprof/demo/host.html"

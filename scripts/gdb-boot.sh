@@ -57,6 +57,11 @@
 # "unix::PATH" it does not resolve)
 #	gdb -batch -ex 'target remote DIR/gdb.sock' -ex 'info registers rip' VMLINUX
 # (gdb stops the vCPUs while attached; they run on when it detaches).
+# --workload FILE: /test.sh runs the shell script FILE (copied to
+# /workload.sh) instead of the trigger loop, once ready; the guest idles
+# when it returns.  --ram: guest RAM is a file the host may map,
+# /dev/shm/kunwind-ram-HASH (QEMU memory-backend-file, share=on; HASH from
+# DIR), removed by --stop: what kunwind-guestprof reads.
 # Stop with "scripts/gdb-boot.sh --stop DIR" (quit over the monitor, then
 # SIGTERM/SIGKILL to QEMU's pid), or kill the pid yourself.  QEMU is
 # killed anyway after --timeout seconds (live default 3600; 0: never).
@@ -70,13 +75,16 @@
 #	--mem SIZE	guest RAM (QEMU -m; default qemu-run.sh's 1G): the
 #			dump is about this size
 #	--out DIR	outputs in DIR instead of build/gdb/KERNEL/MODE
+#	--ram		live: guest RAM in a shared file (above)
+#	--workload FILE	live: the guest's script once ready (above)
 #
 # stdout, at the end, "NAME VALUE" lines (also in DIR/info):
 #	dump:	dump DIR/dump.elf, console, stacks, vmlinux, kunwind_ko,
 #		sample_ko
 #	live:	gdb DIR/gdb.sock (what "target remote" takes),
 #		monitor DIR/monitor.sock, pid QEMU-PID, console, vmlinux,
-#		kunwind_ko, sample_ko, stop "scripts/gdb-boot.sh --stop DIR"
+#		kunwind_ko, sample_ko, stop "scripts/gdb-boot.sh --stop DIR",
+#		ram FILE (with --ram)
 # vmlinux is "none" for a stock kernel without a -dbg vmlinux.  The
 # modules are the built ones, with their debug info; under KASLR (on
 # unless --append nokaslr) vmlinux's symbols are off by the slide, which
@@ -183,7 +191,12 @@ stop() {
 			sleep 0.2
 		done
 	fi
-	rm -f "$d/qemu.pid" "$d/runner.pid"
+	rm -f "$d/qemu.pid" "$d/runner.pid" "$(ram_file "$d")"
+}
+
+# ram_file DIR: the shared RAM file of DIR's guest (--ram).
+ram_file() {
+	echo "/dev/shm/kunwind-ram-$(echo "$1" | md5sum | cut -c1-12)"
 }
 
 if [ "${1:-}" = --stop ]; then
@@ -194,9 +207,12 @@ if [ "${1:-}" = --stop ]; then
 	exit 0
 fi
 
-timeout='' append='' mem='' out=''
+timeout='' append='' mem='' out='' ram=0 workload=''
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--ram) ram=1; shift ;;
+	--workload) [ $# -ge 2 ] && [ -r "$2" ] || die "--workload wants a readable file"
+		workload=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout wants seconds"
 		timeout=$2; shift 2 ;;
 	--append) [ $# -ge 2 ] || die "--append wants kernel arguments"
@@ -211,8 +227,9 @@ while [ $# -gt 0 ]; do
 done
 case "${1:-}:$#" in
 dump:1 | dump:2 | live:1 | live:2) ;;
-*) die "usage: $0 [--timeout S] [--append ARGS] [--mem SIZE] [--out DIR] dump|live [KERNEL]; $0 --stop DIR" ;;
+*) die "usage: $0 [--timeout S] [--append ARGS] [--mem SIZE] [--out DIR] [--ram] [--workload FILE] dump|live [KERNEL]; $0 --stop DIR" ;;
 esac
+[ "$1" = live ] || [ "$ram$workload" = 0 ] || die "--ram and --workload are for live"
 mode=$1 kernel=${2:-test}
 case "$kernel" in
 *[!A-Za-z0-9._+-]* | '') die "bad KERNEL '$kernel'" ;;
@@ -322,6 +339,11 @@ while [ "$(cat $p)" = 0 ]; do
 done
 pid=$(grep -lx ksample-work /proc/[0-9]*/comm | head -n1 | cut -d/ -f3)
 echo "gdb-boot: ready pid $pid comm ksample-work"
+if [ -r /workload.sh ]; then
+	sh /workload.sh
+	echo "gdb-boot: workload exit $?"
+	while :; do sleep 60; done
+fi
 # Every 2 s a write to the trigger parameter: ksample_report() prints
 # kunwind's trace and the kernel's from the same call (tests/gdb.test
 # stops it there with a breakpoint and compares).
@@ -333,6 +355,14 @@ EOF
 	marker='gdb-boot: ready pid '
 	args="loglevel=7 panic=0 kunwind_sample.points=0 kunwind_sample.work=1"
 	gdbstub=(-gdb "unix:$out/gdb.sock,server=on,wait=off")
+	if [ "$ram" = 1 ]; then
+		# The same size as -m: qemu-run.sh's 1G unless --mem.
+		gdbstub+=(-object "memory-backend-file,id=kunwind-ram,size=${mem:-1G},mem-path=$(ram_file "$out"),share=on"
+			-machine memory-backend=kunwind-ram)
+	fi
+	if [ -n "$workload" ]; then
+		mods+=("$workload:/workload.sh")
+	fi
 fi
 chmod +x "$out/test.sh"
 "$top/scripts/mkinitramfs.sh" "$out/initrd.cpio.gz" ${mods[@]+"${mods[@]}"} \
@@ -390,6 +420,7 @@ if [ "$mode" = live ]; then
 		echo "kunwind_ko $src/kunwind.ko"
 		echo "sample_ko $src/sample/kunwind_sample.ko"
 		echo "stop $top/scripts/gdb-boot.sh --stop $out"
+		[ "$ram" = 0 ] || echo "ram $(ram_file "$out")"
 	} >"$out/info"
 	cat "$out/info"
 	exit 0

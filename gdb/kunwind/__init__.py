@@ -9,5 +9,7 @@ One topic per file, as in the kernel's scripts/gdb/linux:
   registry.py  kunwind's tables in target memory (or built from vmlinux)
   bt.py        kunwind-bt
   tables.py    kunwind-tables, kunwind-lookup
+  guest.py     a running QEMU guest from the host: gdbstub client, RAM file
+  guestprof.py kunwind-guestprof, the host-side profiler of a guest kernel
 """
-from . import bt, tables  # noqa: F401  (each defines its commands)
+from . import bt, guestprof, tables  # noqa: F401  (each defines its commands)

@@ -51,7 +51,7 @@ def load():
     if d not in sys.path:
         sys.path.insert(0, d)
     fmt = importlib.import_module('kunwind_format')
-    lib = ctypes.CDLL(path)
+    lib = ctypes.CDLL(path, use_errno=True)
     u, i, p = ctypes.c_ulong, ctypes.c_int, ctypes.c_void_p
     pu = ctypes.POINTER(u)
     lib.kunwind_target_new.restype = p
@@ -72,6 +72,18 @@ def load():
     lib.kunwind_target_stop_str.argtypes = [i]
     lib.kunwind_target_find_rule.argtypes = [p, u] + \
         [ctypes.POINTER(i)] * 4 + [pu, ctypes.POINTER(i)]
+    # gdb/guestmem.c, for kunwind-guestprof (guest.py)
+    lib.kunwind_guest_open.restype = p
+    lib.kunwind_guest_open.argtypes = [ctypes.c_char_p, u]
+    lib.kunwind_guest_close.argtypes = [p]
+    lib.kunwind_guest_set_root.argtypes = [p, u, i]
+    lib.kunwind_guest_flush.argtypes = [p]
+    lib.kunwind_guest_virt_to_phys.argtypes = [p, u, pu]
+    lib.kunwind_guest_read.restype = u
+    lib.kunwind_guest_read.argtypes = [p, u, ctypes.c_char_p, u]
+    lib.kunwind_guest_stats.argtypes = [p, pu, pu]
+    lib.kunwind_target_set_guest.argtypes = [p, p]
+    lib.kunwind_target_set_stacks.argtypes = [p, pu, ctypes.c_uint]
     _lib = lib
     return lib
 
@@ -156,6 +168,19 @@ class Walker:
 
     def add_seg(self, h, seg, start):
         return self.lib.kunwind_target_add_seg(self.t, h, seg, start) == 0
+
+    def set_guest(self, guest):
+        """Reads of the walks from guest (a GuestMemory's handle), not the
+        read callback; None: the callback again."""
+        self.lib.kunwind_target_set_guest(self.t, guest)
+
+    def set_stacks(self, stacks):
+        """The walks' stacks as [(lo, hi, kind)], not the stack callback;
+        []: the callback again."""
+        flat = (ctypes.c_ulong * (3 * len(stacks) or 1))(
+            *[v for s in stacks for v in s])
+        if self.lib.kunwind_target_set_stacks(self.t, flat, len(stacks)):
+            raise gdb.GdbError('kunwind: %d stacks: too many' % len(stacks))
 
     def walk(self, ip, sp, bp, first_called=False, max_frames=128):
         """([Frame], stop reason string, complete?)"""

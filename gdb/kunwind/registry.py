@@ -35,6 +35,8 @@ class Registry:
         self.stack = None	# set per walk: tasks.stacks_of()
         self.notes = []		# how the tables were found, for kunwind-tables
         self.segs = []		# (start, end, table name, section)
+        self.live_ptr = None	# where kunwind.ko points at its live array
+        self.live = None	# what it pointed at when read
         self.kunwind = modules.find('kunwind')
         if self.kunwind:
             self._from_target()
@@ -89,6 +91,8 @@ class Registry:
     def _from_target(self):
         d = self._debug_info()
         live = target.u64(d['live'])
+        self.live_ptr, self.live_nr_off = d['live'], d['live_nr']
+        self.live = self.live_key()
         if not live:
             self.notes.append('kunwind.ko has no tables registered')
             return
@@ -132,6 +136,14 @@ class Registry:
         for t, (h, name) in sorted(handles.items()):
             if h is not None:
                 self.notes.append('table of %s at %#x' % (name, t))
+
+    def live_key(self):
+        """The live array and its length: a new publish, even one that
+        got the old array's memory back, changes one of them but for a
+        module unloaded and another of the same text loaded between two
+        looks."""
+        live = target.try_u64(self.live_ptr)
+        return live, live and target.try_u32(live + self.live_nr_off)
 
     def _copy_table(self, t, name):
         try:
@@ -202,3 +214,10 @@ def _scan(region, needle, chunk=1 << 16):
 def registry():
     """The target's tables, once per stop."""
     return target.cached('registry', Registry)
+
+
+def changed(reg):
+    """Has kunwind.ko published another set of tables since reg was read
+    (a module loaded or unloaded)?  A live target's poller asks each
+    time it stops."""
+    return reg.live_ptr is not None and reg.live_key() != reg.live

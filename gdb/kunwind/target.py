@@ -13,8 +13,14 @@ gdb reads what a crash dump lacks from the vmlinux file itself.  Addresses of vm
 and text are then gdb's plus the slide; per-CPU variables are offsets,
 not moved.
 
+Memory and registers come from a source: gdb's own target (its inferior:
+a gdbstub, a dump) by default, or another one set with set_source() --
+kunwind-guestprof reads a QEMU guest's RAM file and its gdbstub itself
+(gdb/kunwind/guest.py), with gdb holding only vmlinux's types and symbols.
+
 Everything cached here is dropped when gdb loads new objfiles or the
-target stops again (a live target moves on).
+target stops again (a live target moves on); a source that is not gdb's
+calls reset_run() itself.
 """
 import bisect
 import struct
@@ -43,17 +49,62 @@ if hasattr(gdb.events, 'clear_objfiles'):
     gdb.events.clear_objfiles.connect(_reset)
 
 
+def reset_run():
+    """Forget what the target's running changes (not vmlinux's types,
+    symbols or the slide)."""
+    _reset_run()
+
+
 def cached(key, make):
     if key not in _cache:
         _cache[key] = make()
     return _cache[key]
 
 
+# ---- the source: memory and registers ----------------------------------
+
+class GdbSource:
+    """gdb's target: gdb thread N is CPU N - 1 (QEMU's gdbstub and dumps)."""
+
+    def read(self, addr, n):
+        return bytes(gdb.selected_inferior().read_memory(addr, n))
+
+    def nr_threads(self):
+        return len(gdb.selected_inferior().threads())
+
+    def thread(self, cpu):
+        for t in gdb.selected_inferior().threads():
+            if t.num == cpu + 1:
+                return t
+        raise gdb.GdbError('kunwind: no gdb thread %d for CPU %d (gdb sees '
+                           '%d)' % (cpu + 1, cpu, self.nr_threads()))
+
+    def reg(self, cpu, name):
+        return int(t_reg(self.thread(cpu), name)) & (1 << 64) - 1
+
+
+_source = GdbSource()
+
+
+def set_source(source, forget=True):
+    """Read memory and registers from source (None: gdb's target again);
+    whatever was measured on the old one is forgotten, unless the new one
+    is the same target read another way (forget=False)."""
+    global _source
+    _source = source or GdbSource()
+    if forget:
+        _reset()
+
+
+def source():
+    return _source
+
+
 # ---- memory ---------------------------------------------------------------
 
 def read(addr, n):
     """n bytes at addr; gdb.MemoryError if the target has none there."""
-    return bytes(gdb.selected_inferior().read_memory(addr, n))
+    return _source.read(addr, n)
 
 
 def u64(addr):
@@ -67,6 +118,13 @@ def u32(addr):
 def try_u64(addr):
     try:
         return u64(addr)
+    except gdb.MemoryError:
+        return None
+
+
+def try_u32(addr):
+    try:
+        return u32(addr)
     except gdb.MemoryError:
         return None
 
@@ -104,6 +162,14 @@ def type_(name):
 
 def field_offset(typename, *path):
     """Byte offset of a (nested) field, anonymous unions included."""
+    types = cached('types', dict)
+    key = (typename,) + path
+    if key not in types:
+        types[key] = _field_offset(typename, path)
+    return types[key]
+
+
+def _field_offset(typename, path):
     t = type_(typename)
     off = 0
     for name in path:
@@ -158,7 +224,7 @@ def nr_cpus():
             n = u32(sym('nr_cpu_ids'))	# data: at its run-time address
         except (gdb.MemoryError, gdb.GdbError):
             n = 0
-        return n or len(gdb.selected_inferior().threads())
+        return n or _source.nr_threads()
     return cached('nr_cpus', count)
 
 
@@ -194,14 +260,16 @@ def _linker_provided(name):
 
 def vmlinux_symbol(addr):
     """(name, offset, size) of the vmlinux function holding run-time addr,
-    or None."""
+    or None: as kallsyms names it, the symbol at or below addr whatever its
+    ELF size (the padding after an assembly function is named after it),
+    in vmlinux's text only."""
     syms = nm_symbols()
     a = addr - slide()
     i = bisect.bisect_right(syms, (a, 1 << 64)) - 1
     if i < 0:
         return None
     start, size, name, _ = syms[i]
-    if size and a - start >= size:
+    if not any(lo <= addr < hi for lo, hi in vmlinux_text()):
         return None
     # Aliases, as scripts/kallsyms.c orders them: strong before weak, then
     # not a linker script's __start_X/__X_end..., then fewer underscores.
@@ -249,9 +317,9 @@ def _banner_at(s):
 
 def _kernel_ips():
     ips = []
-    for t in gdb.selected_inferior().threads():
+    for cpu in range(_source.nr_threads()):
         try:
-            ips.append(int(t_reg(t, 'rip')))
+            ips.append(_source.reg(cpu, 'rip'))
         except gdb.error:
             pass
     return ips
@@ -274,7 +342,7 @@ def slide():
         # Slide 0 last: where a crash dump has nothing, gdb reads the
         # vmlinux file instead, so vmlinux's own addresses always "have"
         # the banner in a dump; a moved kernel has it at its slide too.
-        if not gdb.selected_inferior().threads():
+        if not _source.nr_threads():
             raise gdb.GdbError('kunwind: no target: connect to one (target '
                                'remote ...) or open a dump (core-file ...)')
         lo, hi = link_addr('_stext'), link_addr('_etext')

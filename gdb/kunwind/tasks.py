@@ -2,13 +2,15 @@
 """Tasks and CPUs of the target: where a walk starts and which stacks it
 may read.
 
-A CPU's registers are gdb's thread CPU + 1 (QEMU's gdbstub and its ELF
-dumps: one thread, one NT_PRSTATUS note, per vCPU).  A task that sleeps
+A CPU's registers are the target source's (target.py: gdb's thread CPU +
+1 of QEMU's gdbstub and its ELF dumps, one thread, one NT_PRSTATUS note,
+per vCPU).  A task that sleeps
 left a struct inactive_task_frame at thread.sp, as the kernel's
 __switch_to_asm() wrote it.  The stacks are the kernel's
 (get_stack_info()): the task's own, and for a task running on a CPU, that
-CPU's IRQ stack (its top word holds the sp it was entered from) and its
-exception stacks (cpu_entry_area), found in the target's per-CPU data.
+CPU's IRQ stack (its top word holds the sp it was entered from), its
+exception stacks and its entry stack (cpu_entry_area), found in the
+target's per-CPU data.
 """
 import gdb
 
@@ -47,13 +49,18 @@ class Task:
 
 def current(cpu):
     """The task running on cpu."""
-    if _has_type('struct pcpu_hot') and \
-            target.has_field('struct pcpu_hot', 'current_task'):
-        a = target.percpu_addr('pcpu_hot', cpu) + target.field_offset(
-            'struct pcpu_hot', 'current_task')
-    else:
-        a = target.percpu_addr('current_task', cpu)
-    return target.u64(a)
+    return target.u64(current_ptr(cpu))
+
+
+def current_ptr(cpu):
+    """Where cpu's current task pointer is (per-CPU data)."""
+    def find():
+        if _has_type('struct pcpu_hot') and \
+                target.has_field('struct pcpu_hot', 'current_task'):
+            return target.percpu_addr('pcpu_hot', cpu) + target.field_offset(
+                'struct pcpu_hot', 'current_task')
+        return target.percpu_addr('current_task', cpu)
+    return target.cached('current:%d' % cpu, find)
 
 
 def _has_type(name):
@@ -104,25 +111,15 @@ def find_task(pid):
     return None
 
 
-def cpu_thread(cpu):
-    """gdb's thread for cpu."""
-    for t in gdb.selected_inferior().threads():
-        if t.num == cpu + 1:
-            return t
-    raise gdb.GdbError('kunwind: no gdb thread %d for CPU %d (gdb sees %d)'
-                       % (cpu + 1, cpu, len(gdb.selected_inferior().threads())))
-
-
 def cpu_regs(cpu):
-    """(rip, rsp, rbp) of cpu, from its gdb thread."""
-    t = cpu_thread(cpu)
-    return tuple(int(target.t_reg(t, r)) & (1 << 64) - 1
-                 for r in ('rip', 'rsp', 'rbp'))
+    """(rip, rsp, rbp) of cpu."""
+    src = target.source()
+    return tuple(src.reg(cpu, r) for r in ('rip', 'rsp', 'rbp'))
 
 
 def cpu_user_mode(cpu):
     """Is cpu in user mode (CS's privilege level, as user_mode())?"""
-    return int(target.t_reg(cpu_thread(cpu), 'cs')) & 3 != 0
+    return target.source().reg(cpu, 'cs') & 3 != 0
 
 
 def irq_stack(cpu):
@@ -161,15 +158,40 @@ def exception_stacks(cpu):
     return out
 
 
+def entry_stack(cpu):
+    """[lo, hi) of cpu's entry stack (the trampoline stack an exception or
+    interrupt from user mode lands on before sync_regs() moves it to the
+    task's: the TSS's sp0 is its top, dumpstack.c's in_entry_stack()),
+    or None."""
+    try:
+        top = target.try_u64(target.percpu_addr('cpu_tss_rw', cpu) +
+                             target.field_offset('struct tss_struct',
+                                                 'x86_tss', 'sp0'))
+        size = target.type_('struct entry_stack').sizeof
+    except gdb.GdbError:
+        return None
+    return (top - size, top) if top else None
+
+
+def cpu_stacks(cpu):
+    """[(lo, hi, kind)] of cpu's own stacks: IRQ, exception, entry."""
+    out = []
+    irq = irq_stack(cpu)
+    if irq:
+        out.append(irq + (STACK_IRQ,))
+    out += [r + (STACK_OTHER,) for r in exception_stacks(cpu)]
+    entry = entry_stack(cpu)
+    if entry:
+        out.append(entry + (STACK_OTHER,))
+    return out
+
+
 def stacks_of(task, cpu):
     """The stack callback of a walk of task (running on cpu, or None):
     sp -> (lo, hi, kind) or None."""
     regions = [task.stack_range() + (STACK_TASK,)]
     if cpu is not None:
-        irq = irq_stack(cpu)
-        if irq:
-            regions.append(irq + (STACK_IRQ,))
-        regions += [r + (STACK_OTHER,) for r in exception_stacks(cpu)]
+        regions += cpu_stacks(cpu)
 
     def stack(sp):
         for lo, hi, kind in regions:

@@ -1,0 +1,335 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kunwind-guestprof: profile a running QEMU guest's kernel from the host.
+
+Nothing runs in the guest for it: each sample stops the guest through
+QEMU's gdbstub, reads every vCPU's registers, walks each vCPU's kernel
+stack with kunwind's C walker over the guest's RAM file (guest.py,
+gdb/guestmem.c) and kunwind.ko's tables found in guest memory
+(registry.py, as kunwind-bt does), and resumes the guest; names are
+looked up after it runs again.  The output is the in-guest profiler's
+(unwind/linux/profile.c): folded stacks, outermost frame first, "func" or
+"func [module]" as %ps prints them, a root "[stopped: REASON]" for a walk
+that did not reach the end of its stack, "COMM (user)" for a vCPU in user
+mode; and the same flame graph (scripts/flamegraph.sh).
+
+gdb holds vmlinux (the types and symbols); the guest's memory and
+registers are not gdb's target.  scripts/kunwind-guestprof runs it as
+    gdb -batch -ex 'source gdb/kunwind-gdb.py' \\
+        -ex 'kunwind-guestprof ARGS' VMLINUX
+"""
+import argparse
+import collections
+import os
+import select
+import statistics
+import subprocess
+import time
+
+import gdb
+
+from . import guest, lib, modules, registry, target, tasks
+from .bt import guarded
+
+PROF_DEPTH = 64			# frames a sample keeps, as profile.c's
+
+
+class Sampler:
+    """Samples of every vCPU: raw while the guest is stopped, named after."""
+
+    def __init__(self, src):
+        self.src = src
+        self.reg = None
+        self.cpu_stacks = {}	# cpu -> its IRQ and exception stacks
+        self.names = {}		# (address, exact) -> frame name
+        self.raw = collections.Counter()	# raw key -> samples
+        self.rebuilt = 0
+
+    def registry(self):
+        """The tables, read again when kunwind.ko published others."""
+        if self.reg is None or registry.changed(self.reg):
+            target.reset_run()
+            self.reg = registry.registry()
+            self.reg.walker.set_guest(self.src.mem.g)
+            self.cpu_stacks.clear()
+            self.names.clear()		# modules moved: names may differ
+            self.rebuilt += 1
+            if self.rebuilt > 1:
+                self.warm()
+        return self.reg
+
+    def warm(self):
+        """Look up now what each sample needs, so that the first does not
+        stop the guest for gdb's symbol tables."""
+        tasks.thread_size()
+        for field in ('comm', 'stack'):
+            target.field_offset('struct task_struct', field)
+        for cpu in range(len(self.src.regs)):
+            tasks.current_ptr(cpu)
+            self.fixed_stacks(cpu)
+
+    def fixed_stacks(self, cpu):
+        if cpu not in self.cpu_stacks:
+            self.cpu_stacks[cpu] = tasks.cpu_stacks(cpu)
+        return self.cpu_stacks[cpu]
+
+    def walk_cpu(self, cpu):
+        """A raw sample of cpu: ('user', comm) or ('kernel', frames, why,
+        complete, truncated), frames ((ip, exact), ...)."""
+        r = self.src.regs[cpu]
+        task = tasks.current(cpu)
+        if r['cs'] & 3:
+            comm = target.cstr(task + target.field_offset(
+                'struct task_struct', 'comm'), 16)
+            return ('user', comm)
+        stack = target.u64(task + target.field_offset('struct task_struct',
+                                                      'stack'))
+        w = self.reg.walker
+        w.set_stacks([(stack, stack + tasks.thread_size(), lib.STACK_TASK)] +
+                     self.fixed_stacks(cpu))
+        frames, why, complete = w.walk(r['rip'], r['rsp'], r['rbp'],
+                                       max_frames=PROF_DEPTH + 1)
+        trunc = len(frames) > PROF_DEPTH
+        return ('kernel', tuple((f.ip, f.exact) for f in frames[:PROF_DEPTH]),
+                why, complete and not trunc, trunc)
+
+    def sample(self):
+        """Stop, walk every vCPU, resume: the vCPUs' raw samples."""
+        self.src.sample_regs()
+        try:
+            self.registry()
+            out = []
+            for cpu in range(len(self.src.regs)):
+                try:
+                    out.append(self.walk_cpu(cpu))
+                except gdb.MemoryError:
+                    out.append(('kernel', (), 'the task is not readable',
+                                False, False))
+        finally:
+            self.src.stub.cont()
+        for s in out:
+            self.raw[s] += 1
+        return out
+
+    def name(self, ip, exact):
+        key = (ip, exact)
+        if key not in self.names:
+            addr = ip if exact else ip - 1
+            m = modules.module_of(addr)
+            s = m.symbol(addr) if m else target.vmlinux_symbol(addr)
+            n = s[0] if s else '0x%x' % addr
+            self.names[key] = '%s [%s]' % (n, m.name) if m else n
+        return self.names[key]
+
+    def folded(self):
+        """{folded stack: samples}, as profile.c's folded file."""
+        out = collections.Counter()
+        for s, n in self.raw.items():
+            if s[0] == 'user':
+                comm = ''.join(c if c.isprintable() and not c.isspace() and
+                               c != ';' else '_' for c in s[1] or '')
+                out[comm + ' (user)'] += n
+                continue
+            _, frames, why, complete, trunc = s
+            root = '[truncated];' if trunc else '' if complete else \
+                '[stopped: %s];' % why
+            names = [self.name(ip, ex) for ip, ex in reversed(frames)]
+            out[root + (';'.join(names) or '[no frame]')] += n
+        return out
+
+
+class Control:
+    """perf record --control's idea: "enable", "disable", "stop" lines in
+    a FIFO; sampling starts disabled."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self.buf = b''
+        self.enabled = False
+        self.stopped = False
+
+    def poll(self, timeout=0):
+        """Read what came, waiting up to timeout seconds for it."""
+        r, _, _ = select.select([self.fd], [], [], timeout)
+        if not r:
+            return
+        d = os.read(self.fd, 4096)
+        if not d:			# every writer closed: wait for the next
+            os.close(self.fd)
+            self.fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+            time.sleep(min(timeout, 0.01))
+            return
+        self.buf += d
+        while b'\n' in self.buf:
+            line, self.buf = self.buf.split(b'\n', 1)
+            cmd = line.strip().decode(errors='replace')
+            if cmd == 'enable':
+                self.enabled = True
+            elif cmd == 'disable':
+                self.enabled = False
+            elif cmd == 'stop':
+                self.stopped = True
+            elif cmd:
+                print('kunwind-guestprof: control: unknown command %r' % cmd)
+
+    def close(self):
+        os.close(self.fd)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise gdb.GdbError('kunwind-guestprof: %s (help kunwind-guestprof)'
+                           % message)
+
+
+def _parser():
+    p = _Parser(prog='kunwind-guestprof', add_help=False)
+    p.add_argument('--gdbstub', required=True)
+    p.add_argument('--ram')
+    p.add_argument('--below-4g', type=lambda v: int(v, 0), default=0)
+    p.add_argument('-F', '--frequency', type=float, default=100)
+    p.add_argument('-d', '--duration', type=float, default=10)
+    p.add_argument('-o', '--output', default='guestprof.folded')
+    p.add_argument('--html')
+    p.add_argument('--control')
+    p.add_argument('--stats')
+    return p
+
+
+def _flamegraph(folded, html):
+    top = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    r = subprocess.run([os.path.join(top, 'scripts', 'flamegraph.sh'), folded,
+                        html, '--title', 'kunwind-guestprof: ' +
+                        os.path.basename(folded)],
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise gdb.GdbError('kunwind-guestprof: flamegraph.sh failed: %s' %
+                           r.stderr.strip())
+
+
+def profile(opt):
+    src = guest.connect(opt.gdbstub, opt.ram, opt.below_4g)
+    ctl = Control(opt.control) if opt.control else None
+    sampler = Sampler(src)
+    period = 1.0 / opt.frequency
+    costs, late = [], 0
+    try:
+        sampler.registry()
+        sampler.warm()
+        for note in sampler.reg.notes:
+            print('kunwind-guestprof: ' + note)
+        src.stub.cont()
+        print('kunwind-guestprof: %d vCPUs, KASLR slide %#x, %s, %g Hz%s' % (
+            len(src.regs), target.slide(),
+            'page-table root %#x (%d-level)' % (src.root[0], 5 if src.root[1]
+                                                 else 4) if opt.ram else
+            'memory through the gdbstub (no --ram: slow)', opt.frequency,
+            ', waiting for "enable" on ' + opt.control if ctl else ''))
+        gdb.flush()
+        end = None if ctl else time.monotonic() + opt.duration
+        enabled = ctl is None
+        nxt = time.monotonic()
+        while True:
+            if ctl:
+                ctl.poll()
+                if ctl.stopped:
+                    break
+                if not ctl.enabled:
+                    enabled = False
+                    ctl.poll(0.05)
+                    continue
+                if not enabled:
+                    enabled = True
+                    nxt = time.monotonic()
+            now = time.monotonic()
+            if end is not None and now >= end:
+                break
+            if nxt > now:
+                time.sleep(nxt - now)
+            elif now - nxt > period:
+                late += 1		# a missed tick is not made up
+                nxt = now
+            t0 = time.perf_counter()
+            sampler.sample()
+            costs.append(time.perf_counter() - t0)
+            nxt += period
+    finally:
+        src.stub.detach()
+        if ctl:
+            ctl.close()
+    ticks = len(costs)
+    folded = sampler.folded()
+    with open(opt.output, 'w') as f:
+        for stack, n in sorted(folded.items()):
+            f.write('%s %d\n' % (stack, n))
+    n = sum(folded.values())
+    incomplete = sum(v for s, v in sampler.raw.items()
+                     if s[0] == 'kernel' and not s[3])
+    walks, hits = src.mem.stats()
+    src.mem.close()
+    us = [c * 1e6 for c in costs] or [0]
+    line = ('kunwind-guestprof: ticks=%d samples=%d incomplete=%d late=%d '
+            'per-sample=%.0fus median=%.0fus max=%.0fus tables-read=%d '
+            'page-walks=%d cache-hits=%d' % (
+                ticks, n, incomplete, late, statistics.mean(us),
+                statistics.median(us), max(us), sampler.rebuilt, walks, hits))
+    print(line)
+    if opt.stats:
+        with open(opt.stats, 'w') as f:
+            f.write(line + '\n')
+            f.write('costs_us %s\n' % ' '.join('%.0f' % u for u in us))
+    if opt.html:
+        _flamegraph(opt.output, opt.html)
+    print('kunwind-guestprof: folded %s%s' % (
+        opt.output, ' html %s' % opt.html if opt.html else ''))
+
+
+class KunwindGuestprof(gdb.Command):
+    """Profile a running QEMU guest's kernel from the host.
+
+Usage: kunwind-guestprof --gdbstub SOCKET [--ram FILE] [-F HZ] [-d SECONDS]
+                         [-o FOLDED] [--html HTML] [--control FIFO]
+                         [--below-4g BYTES] [--stats FILE]
+
+The guest is QEMU with its gdbstub on SOCKET (a unix socket path, or
+HOST:PORT) and its RAM in FILE, shared:
+    -gdb unix:SOCKET,server=on,wait=off
+    -object memory-backend-file,id=ram,size=SIZE,mem-path=FILE,share=on
+    -machine memory-backend=ram
+Without --ram, memory is read through the gdbstub: any QEMU, but a round
+trip per page, milliseconds a sample.  Nothing runs in the guest.  gdb
+must have the guest kernel's vmlinux
+loaded (its types and symbols), not be connected to the gdbstub (this
+command is its client).  kunwind's tables are read from kunwind.ko's
+registry in guest memory (vmlinux's built from the loaded vmlinux when
+the guest has none), as kunwind-bt finds them.
+
+Every 1/HZ s (default 100 Hz) the guest is stopped, each vCPU's kernel
+stack is walked by kunwind's C walker from its registers, and the guest
+resumes; for SECONDS (default 10).  With --control FIFO (perf record's
+--control), samples are taken while enabled: from a line "enable" in
+FIFO to a line "disable", any number of times, until a line "stop"
+(SECONDS does not apply).  FOLDED (default guestprof.folded) gets folded stacks as
+kunwind.ko's profiler writes them; --html makes the flame graph
+(scripts/flamegraph.sh).  --below-4g: the RAM below 4 GiB when QEMU's
+machine is not pc (q35 with 2.75 GiB or more: 0x80000000).  The last
+lines give the counts and the cost: per-sample is the time the guest
+was stopped per sample (stop, registers, walks, resume)."""
+
+    def __init__(self):
+        super().__init__('kunwind-guestprof', gdb.COMMAND_DATA)
+
+    @guarded
+    def invoke(self, arg, from_tty):
+        opt = _parser().parse_args(gdb.string_to_argv(arg))
+        if opt.frequency <= 0 or opt.duration <= 0:
+            raise gdb.GdbError('kunwind-guestprof: -F and -d want positive '
+                               'numbers')
+        try:
+            profile(opt)
+        finally:
+            target.set_source(None)
+
+
+KunwindGuestprof()

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""kunwind-guestprof (gdb/kunwind/guestprof.py) against the guest's own
+profiler, QEMU's own memory translation and bad input, in QEMU.
+
+    tests/guestprof_check.py [compare] [memory] [bad]
+
+compare  scripts/guestprof-run.py compare on the test kernel (6.12,
+         KASLR, 5-level paging) and on each KUNWIND_GUESTPROF_STOCK kernel
+         (default "6.1": Debian's, with its -dbg vmlinux; the module
+         layout before 6.4, no pcpu_hot): over the same 15 s round,
+         kunwind.ko's profiler in the guest and kunwind-guestprof from
+         the host; the top 5 leaf functions of each and their shares of
+         all samples agree within 5 points, and the share of the stacks
+         of the sample's work kthread within 3; the host's walks end at the
+         end of their stack but for a few (< 1 %: the guest stopped where
+         no interrupt lands, in a context switch or on the entry stack
+         with a user sp: the walk stops as ORC does there); every frame is
+         named; the flame graph is written.
+memory   a live guest with a syscall loop, stopped 20 times: every page
+         of every vCPU's stacks, the text at each kernel rip and the
+         tables' first pages read from the RAM file through kunwind's page
+         walk equal what QEMU's gdbstub reads at the same addresses through
+         its own MMU code, and the walk over either memory is the same;
+         with 5-level paging and with 4 (no5lvl).
+bad      a RAM file that is not the guest's, a gdbstub that is not there,
+         another kernel's vmlinux: a message and a non-zero exit, no
+         Python traceback.
+
+TAP-like lines, "ok NAME" / "not ok NAME"; exit 1 on any failure.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OBJ = os.environ.get('O', 'build')
+if not os.path.isabs(OBJ):
+    OBJ = os.path.join(TOP, OBJ)
+failed = 0
+
+LOAD = '''#!/bin/sh
+# tests/guestprof_check.py memory: syscalls, page faults, exec
+while :; do
+	cat /proc/self/stat >/dev/null
+	ls /sys/kernel >/dev/null
+done
+'''
+
+
+def say(ok, name, why=''):
+    global failed
+    print(('ok ' if ok else 'not ok ') + name, flush=True)
+    if not ok:
+        failed += 1
+        for line in str(why).splitlines()[-40:]:
+            print('#   ' + line)
+
+
+def note(msg):
+    for line in msg.splitlines():
+        print('# ' + line)
+
+
+def clean(out):
+    return 'Traceback' not in out and 'Python Exception' not in out
+
+
+def check_compare(kernel):
+    sfx = kernel.replace('.', '_')
+    out = os.path.join(OBJ, 'guestprof', kernel, 'compare')
+    r = subprocess.run([os.path.join(TOP, 'scripts/guestprof-run.py'),
+                        'compare', '--seconds', '15', kernel, out],
+                       capture_output=True, text=True)
+    say(r.returncode == 0, 'guestprof_compare_%s_ran' % sfx,
+        r.stderr[-3000:] + r.stdout[-2000:])
+    if r.returncode:
+        return
+    leaves = re.findall(r'^guestprof-run: leaf (\S+) guest=([\d.]+)% '
+                        r'host=([\d.]+)% diff=([\d.]+)$', r.stdout, re.M)
+    bad = [lf for lf in leaves if float(lf[3]) > 5.0]
+    say(len(leaves) >= 5 and not bad,
+        'guestprof_compare_%s_top5_leaves_within_5_points' % sfx,
+        r.stdout)
+    note('\n'.join('%-44s guest %6s%% host %6s%%' % lf[:3] for lf in leaves))
+    # Whole stacks: the work kthread's share of each profile (the host
+    # also sees the interrupts that land on it, which the guest's
+    # profiler, an interrupt itself, cannot: the leaves differ by those).
+    kt = []
+    for f in ('guest.folded', 'host.folded'):
+        n = k = 0
+        for line in open(os.path.join(out, f)):
+            c = int(line.rsplit(' ', 1)[1])
+            n += c
+            k += c if 'ksample_work_fn' in line else 0
+        kt.append(100.0 * k / max(n, 1))
+    say(abs(kt[0] - kt[1]) <= 3.0,
+        'guestprof_compare_%s_kthread_share_within_3_points' % sfx,
+        'the work kthread: guest %.2f%% host %.2f%%' % tuple(kt))
+    note('the work kthread: guest %.2f%% host %.2f%%' % tuple(kt))
+    m = re.search(r'ticks=(\d+) samples=(\d+) incomplete=(\d+)', r.stdout)
+    ticks, samples, incomplete = (int(v) for v in m.groups()) if m else \
+        (0, 0, 0)
+    say(samples > 0 and incomplete * 100 <= samples,
+        'guestprof_compare_%s_walks_complete' % sfx,
+        'samples %d, %d walks did not reach the end of the stack' %
+        (samples, incomplete))
+    m = re.search(r'guest samples=(\d+) host samples=(\d+) '
+                  r'per-sample=(\d+)us', r.stdout)
+    note(m.group(0) if m else 'no samples line')
+    folded = os.path.join(out, 'host.folded')
+    unnamed = [line for line in open(folded)
+               if re.search(r'(^|;)0x[0-9a-f]+( |;)', line)]
+    say(os.path.getsize(folded) > 0 and not unnamed,
+        'guestprof_compare_%s_frames_named' % sfx, ''.join(unnamed[:10]))
+    stopped = [line for line in open(folded) if line.startswith('[stopped')]
+    note('incomplete host stacks:\n' + ''.join(stopped[:8]))
+    html = os.path.join(out, 'host.html')
+    say(os.path.exists(html) and os.path.getsize(html) > 10000 and
+        '"name"' in open(html).read(), 'guestprof_compare_%s_flamegraph'
+        % sfx, html)
+
+
+def boot_live(kernel, out, append=None):
+    with tempfile.NamedTemporaryFile('w', suffix='.sh', delete=False) as f:
+        f.write(LOAD)
+    cmd = [os.path.join(TOP, 'scripts/gdb-boot.sh'), '--ram', '--mem',
+           '512M', '--workload', f.name, '--out', out]
+    if append:
+        cmd += ['--append', append]
+    r = subprocess.run(cmd + ['live', kernel], capture_output=True,
+                       text=True)
+    os.unlink(f.name)
+    info = dict(line.split(' ', 1) for line in r.stdout.splitlines()
+                if ' ' in line)
+    return r, info
+
+
+def stop(out):
+    subprocess.run([os.path.join(TOP, 'scripts/gdb-boot.sh'), '--stop', out],
+                   capture_output=True)
+
+
+def gdb_run(vmlinux, commands, env=None, timeout=300):
+    cmd = ['gdb', '-batch', '-nx', '-iex', 'set auto-load python-scripts off',
+           '-ex', 'set pagination off', '-ex', 'set python print-stack full',
+           '-ex', 'source ' + os.path.join(TOP, 'gdb/kunwind-gdb.py')]
+    for c in commands:
+        cmd += ['-ex', c]
+    cmd.append(vmlinux)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       env=dict(os.environ, **(env or {})))
+    return r.returncode, r.stdout + r.stderr
+
+
+def check_memory():
+    for levels, append in ((5, None), (4, 'no5lvl')):
+        name = 'guestprof_memory_%dlevel' % levels
+        out = os.path.join(OBJ, 'guestprof', 'test', 'mem%d' % levels)
+        r, info = boot_live('test', out, append)
+        say(r.returncode == 0, name + '_boot', r.stderr[-2000:])
+        if r.returncode:
+            continue
+        try:
+            rc, o = gdb_run(info['vmlinux'], [
+                'source ' + os.path.join(TOP, 'tests/guestprof_mem.py')],
+                env={'KUNWIND_GP_SOCK': info['gdb'],
+                     'KUNWIND_GP_RAM': info['ram'],
+                     'KUNWIND_GP_ROUNDS': '20'})
+        finally:
+            stop(out)
+        m = re.search(r'guestprof-mem: pages=(\d+) equal=(\d+) '
+                      r'both_unreadable=(\d+) differ=(\d+) walks=(\d+) '
+                      r'walks_equal=(\d+) walks_differ=(\d+) frames=(\d+)', o)
+        lv = re.search(r'guestprof-mem: root 0x[0-9a-f]+ levels (\d)', o)
+        v = [int(x) for x in m.groups()] if m else [0] * 8
+        note(m.group(0) if m else o[-2000:])
+        say(rc == 0 and clean(o) and lv is not None and
+            int(lv.group(1)) == levels,
+            name + '_paging_mode', o[-2000:])
+        say(m is not None and v[1] > 100 and v[3] == 0,
+            name + '_ram_reads_equal_qemu_reads', o[-3000:])
+        say(m is not None and v[4] > 0 and v[6] == 0 and v[7] > v[4],
+            name + '_walks_equal_over_either_memory', o[-3000:])
+
+
+def check_bad():
+    out = os.path.join(OBJ, 'guestprof', 'test', 'bad')
+    r, info = boot_live('test', out)
+    say(r.returncode == 0, 'guestprof_bad_boot', r.stderr[-2000:])
+    if r.returncode:
+        return
+    prof = os.path.join(TOP, 'scripts/kunwind-guestprof')
+    tmp = tempfile.mkdtemp(prefix='guestprof-bad-')
+    junk = os.path.join(tmp, 'junk.ram')
+    with open(junk, 'wb') as f:
+        f.write(os.urandom(1 << 20) * 64)
+    cases = [
+        ('not_the_guests_ram', [info['vmlinux'], '--gdbstub', info['gdb'],
+                                '--ram', junk, '-d', '1'],
+         "no vCPU's page tables map this vmlinux"),
+        ('no_ram_file', [info['vmlinux'], '--gdbstub', info['gdb'],
+                         '--ram', os.path.join(tmp, 'none'), '-d', '1'],
+         'cannot map the guest RAM file'),
+        ('no_gdbstub', [info['vmlinux'], '--gdbstub',
+                        os.path.join(tmp, 'none.sock'), '--ram', info['ram'],
+                        '-d', '1'], 'cannot connect to the gdbstub'),
+    ]
+    # Debian 6.1's -dbg vmlinux (the compare case fetched it once)
+    other = subprocess.run([os.path.join(TOP, 'scripts/stock-vmlinux.sh'),
+                            '6.1'], capture_output=True, text=True).stdout
+    other = other.strip().splitlines()[-1] if other.strip() else ''
+    say(os.path.exists(other), 'guestprof_bad_another_vmlinux_found', other)
+    if os.path.exists(other):
+        cases.append(('another_kernels_vmlinux', [
+            other, '--gdbstub', info['gdb'], '--ram', info['ram'], '-d', '1'],
+            "no vCPU's page tables map this vmlinux"))
+    try:
+        for name, args, want in cases:
+            r = subprocess.run([prof] + args + ['-o', os.path.join(
+                tmp, 'out.folded')], capture_output=True, text=True,
+                timeout=300)
+            o = r.stdout + r.stderr
+            say(r.returncode != 0 and want in o and clean(o),
+                'guestprof_bad_%s_is_a_message' % name, o[-2000:])
+            note(next((line for line in o.splitlines() if want in line),
+                      o[-300:]))
+        # ... and the guest still runs: a good profile right after.
+        r = subprocess.run([prof, info['vmlinux'], '--gdbstub', info['gdb'],
+                            '--ram', info['ram'], '-d', '2', '-o',
+                            os.path.join(tmp, 'out.folded')],
+                           capture_output=True, text=True, timeout=300)
+        say(r.returncode == 0 and 'samples=' in r.stdout,
+            'guestprof_bad_then_a_good_profile', r.stdout + r.stderr)
+    finally:
+        stop(out)
+        subprocess.run(['rm', '-rf', tmp])
+
+
+def main():
+    what = sys.argv[1:] or ['compare', 'memory', 'bad']
+    if 'compare' in what:
+        for kernel in ['test'] + os.environ.get('KUNWIND_GUESTPROF_STOCK',
+                                                '6.1').split():
+            check_compare(kernel)
+    if 'memory' in what:
+        check_memory()
+    if 'bad' in what:
+        check_bad()
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
