@@ -36,21 +36,25 @@ host.html (the flame graph), guestprof.log, console.log.  Prints, last:
     guestprof-run: guest samples=N host samples=N per-sample=Xus
     guestprof-run: folded OUTDIR/host.folded html OUTDIR/host.html
 
-bench: rounds of S guest seconds (default 4) in 2 x N cycles (default 4)
-of (baseline, profiled): the first N cycles at 10 Hz, the last N at 100
-Hz.  A round's throughput is the work kthread's rounds per host second
+bench: rounds of S guest seconds (default 5), for each of 10 Hz and 100
+Hz: one to settle, then N cycles (default 6) of (baseline, profiled) and
+a last baseline; no syscall loop (it forks, and its noise would be
+larger than the loss measured), only the work kthread.  A round's throughput is the work kthread's rounds per host second
 between its start and stop lines (timestamped as they reach the host); a
 profiled round's loss is 1 - its throughput over the mean of the
 baseline rounds beside it.  Prints
     bench: guestprof per-sample=<us> overhead 10Hz=<pct> 100Hz=<pct>
     bench: guestprof overhead spread 10Hz=<min>..<max> 100Hz=<min>..<max>
+    bench: guestprof stopped 10Hz=<pct> 100Hz=<pct>
 (pct: the median loss in percent; per-sample: the mean time the guest
-was stopped per sample, over all profiled rounds).
+was stopped per sample, over all profiled rounds; stopped: that time's
+share of the profiled rounds, the loss without the noise).
 
 Exit status: 0 when everything ran (compare: whatever the shares; the
 test judges them); 1 on any failure.
 """
 import argparse
+import atexit
 import collections
 import os
 import re
@@ -79,7 +83,7 @@ def die(msg):
 WORKLOAD = r'''#!/bin/sh
 # scripts/guestprof-run.py's guest: rounds of S guest seconds of work
 # (the sample's work kthread runs all along), marked on the console.
-S=%(seconds)d PROF=%(prof)d HZ=%(guest_hz)d
+S=%(seconds)d PROF=%(prof)d HZ=%(guest_hz)d LOOP=%(loop)d
 P=/sys/kernel/debug/kunwind/profile
 L=/sys/module/kunwind_sample/parameters/work_loops
 cs() { cut -d' ' -f1 /proc/uptime | tr -d .; }
@@ -91,8 +95,12 @@ while :; do
 	echo "guestprof-run: round $n start loops $(cat $L)"
 	end=$(($(cs) + S * 100))
 	while [ "$(cs)" -lt $end ]; do
-		cat /proc/self/stat >/dev/null
-		ls /sys/kernel >/dev/null
+		if [ $LOOP = 1 ]; then
+			cat /proc/self/stat >/dev/null
+			ls /sys/kernel >/dev/null
+		else
+			sleep 1
+		fi
 	done
 	echo "guestprof-run: round $n stop loops $(cat $L)"
 	if [ $PROF = 1 ]; then
@@ -155,7 +163,7 @@ class Guest:
         wl = os.path.join(out, 'workload.sh')
         with open(wl, 'w') as f:
             f.write(WORKLOAD % dict(seconds=seconds, prof=prof,
-                                    guest_hz=guest_hz))
+                                    guest_hz=guest_hz, loop=prof))
         self.dir = os.path.join(out, 'guest')
         r = subprocess.run([os.path.join(TOP, 'scripts', 'gdb-boot.sh'),
                             '--ram', '--mem', mem, '--workload', wl,
@@ -177,6 +185,17 @@ class Guest:
                         '--stop', self.dir], stdout=subprocess.DEVNULL)
 
 
+_children = []
+
+
+@atexit.register
+def _kill_children():
+    """A failure (die()) leaves no kunwind-guestprof behind."""
+    for p in _children:
+        if p.poll() is None:
+            p.kill()
+
+
 class Guestprof:
     """kunwind-guestprof in the background, driven through its FIFO."""
 
@@ -189,11 +208,12 @@ class Guestprof:
         args = [os.path.join(TOP, 'scripts', 'kunwind-guestprof'),
                 guest.info['vmlinux'], '--gdbstub', guest.info['gdb'],
                 '--ram', guest.info['ram'], '-F', str(hz), '-o', folded,
-                '--control', self.fifo, '--stats', self.stats]
+                '--control', self.fifo, '--stats', self.stats, '-r', '1']
         if html:
             args += ['--html', html]
         self.proc = subprocess.Popen(args, stdout=open(self.log, 'w'),
                                      stderr=subprocess.STDOUT)
+        _children.append(self.proc)
         # Opening for writing blocks until it opened its end: it is up.
         self.ctl = None
         end = time.monotonic() + 300
@@ -308,15 +328,19 @@ def bench(opt):
     out = os.path.abspath(opt.outdir)
     os.makedirs(out, exist_ok=True)
     guest = Guest(opt.kernel, out, opt.seconds, 0, 0, opt.mem, opt.append)
-    loss, costs = {}, []
+    loss, costs, span, stopped = {}, [], {}, {}
     try:
         for hz in (10, 100):
             gp = Guestprof(guest, hz, os.path.join(out, 'bench-%d.folded'
                                                    % hz))
             tps = []		# (profiled?, throughput)
+            # A round to settle (the first after boot, or after the
+            # other frequency's) is not counted.
             _, _, m = guest.console.wait(round_line(None, 'start'), 120,
                                          gp.proc)
-            n = int(m.group(1))
+            n = int(m.group(1)) + 1
+            _, _, m = guest.console.wait(round_line(n, 'start'),
+                                         60 + 4 * opt.seconds, gp.proc)
             start = (time.monotonic(), int(m.group(3)))
             for k in range(2 * opt.cycles + 1):
                 prof = k % 2 == 1
@@ -328,12 +352,15 @@ def bench(opt):
                     gp.send('disable')
                 tps.append((prof, (int(m.group(3)) - start[1]) /
                             (t - start[0])))
+                if prof:
+                    span[hz] = span.get(hz, 0) + t - start[0]
                 _, _, m = guest.console.wait(round_line(n + 1, 'start'),
                                              60, gp.proc)
                 n += 1
                 start = (time.monotonic(), int(m.group(3)))
             _, c = gp.finish()
             costs += c
+            stopped[hz] = 100.0 * sum(c) / 1e6 / span[hz]
             loss[hz] = [100.0 * (1 - tps[i][1] / statistics.mean(
                 [tps[i - 1][1], tps[i + 1][1]]))
                 for i in range(1, len(tps) - 1, 2)]
@@ -349,6 +376,8 @@ def bench(opt):
     print('bench: guestprof overhead spread 10Hz=%.2f..%.2f '
           '100Hz=%.2f..%.2f' % (min(loss[10]), max(loss[10]),
                                 min(loss[100]), max(loss[100])))
+    print('bench: guestprof stopped 10Hz=%.2f 100Hz=%.2f' % (stopped[10],
+                                                           stopped[100]))
 
 
 def main():
@@ -359,8 +388,8 @@ def main():
     c.add_argument('--hz', type=int, default=199)
     c.add_argument('--guest-hz', type=int, default=199)
     b = sub.add_parser('bench')
-    b.add_argument('--seconds', type=int, default=4)
-    b.add_argument('--cycles', type=int, default=4)
+    b.add_argument('--seconds', type=int, default=5)
+    b.add_argument('--cycles', type=int, default=6)
     for s in (c, b):
         s.add_argument('--mem', default='512M')
         s.add_argument('--append', default='tsc=reliable')

@@ -34,6 +34,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OBJ = os.environ.get('O', 'build')
@@ -43,9 +44,12 @@ failed = 0
 
 LOAD = '''#!/bin/sh
 # tests/guestprof_check.py memory: syscalls, page faults, exec
+i=0
 while :; do
 	cat /proc/self/stat >/dev/null
 	ls /sys/kernel >/dev/null
+	i=$((i + 1))
+	[ $((i % 20)) = 0 ] && echo "guestprof-check: alive $i"
 done
 '''
 
@@ -186,6 +190,19 @@ def check_memory():
             name + '_walks_equal_over_either_memory', o[-3000:])
 
 
+def alive(console):
+    """Does the guest's loop print another heartbeat within 30 s?"""
+    def beats():
+        return open(console).read().count('guestprof-check: alive')
+    seen = beats()
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        if beats() > seen:
+            return True
+        time.sleep(0.2)
+    return False
+
+
 def check_bad():
     out = os.path.join(OBJ, 'guestprof', 'test', 'bad')
     r, info = boot_live('test', out)
@@ -227,13 +244,16 @@ def check_bad():
                 'guestprof_bad_%s_is_a_message' % name, o[-2000:])
             note(next((line for line in o.splitlines() if want in line),
                       o[-300:]))
-        # ... and the guest still runs: a good profile right after.
+        # Each failure detached: the guest runs on, its loop says so.
+        say(alive(info['console']), 'guestprof_bad_guest_runs_after_failures')
+        # ... and a good profile right after, detached as well.
         r = subprocess.run([prof, info['vmlinux'], '--gdbstub', info['gdb'],
                             '--ram', info['ram'], '-d', '2', '-o',
                             os.path.join(tmp, 'out.folded')],
                            capture_output=True, text=True, timeout=300)
         say(r.returncode == 0 and 'samples=' in r.stdout,
             'guestprof_bad_then_a_good_profile', r.stdout + r.stderr)
+        say(alive(info['console']), 'guestprof_bad_guest_runs_after_detach')
     finally:
         stop(out)
         subprocess.run(['rm', '-rf', tmp])

@@ -7,9 +7,10 @@ at translation-block exits, and neither the monitor nor the gdbstub reads
 a running guest; so a sample stops the guest, as uniprof paused its Xen
 domain.  Gdbstub speaks gdb's remote serial protocol (RSP) to QEMU's
 gdbstub: ^C stops every vCPU (QEMU's vm_stop) and answers with a stop
-packet, "Hg<thread>" + "g" per vCPU read its registers (sent in one
-write: QEMU answers packets in order and, in system emulation, does not
-wait for our acks), "c" resumes them all.  QEMU stops the guest when a
+packet, "Hg<thread>" + "g" per vCPU read its registers, "c" resumes them
+all.  A sample is one write (^C and the register packets: QEMU answers
+packets in order and, in system emulation, does not wait for our acks)
+and one for "c".  QEMU stops the guest when a
 client connects; detaching resumes it.
 
 Memory.  Guest RAM is QEMU's memory-backend-file (share=on), mapped by
@@ -74,8 +75,10 @@ class Gdbstub:
         self.running = False
         # QEMU stops the guest on a connection and may say so first.
         self.send('qSupported:multiprocess+')
-        while b'PacketSize' not in self.recv():
-            pass
+        r = self.recv()
+        while b'PacketSize' not in r:
+            r = self.recv()
+        self.multiprocess = b'multiprocess+' in r
         self.command('?')
         self.threads = []
         r = self.command('qfThreadInfo')
@@ -119,9 +122,23 @@ class Gdbstub:
         if not self.running:
             return
         self.s.sendall(b'\x03')
+        self._stopped()
+
+    def _stopped(self):
         while self.recv()[:1] not in (b'T', b'S'):
             pass
         self.running = False
+
+    def stop_registers(self):
+        """stop() and registers() in one write: QEMU stops the guest on
+        any byte that comes while it runs (vm_stop(), synchronous, its
+        stop packet sent from there) before it parses the packets that
+        follow."""
+        if not self.running:
+            return self.registers()
+        self.s.sendall(b'\x03' + self._regs_batch)
+        self._stopped()
+        return self._registers()
 
     def cont(self):
         self.send('c')
@@ -130,6 +147,9 @@ class Gdbstub:
     def registers(self):
         """[raw "g" bytes] of every vCPU, in thread order (CPU order)."""
         self.s.sendall(self._regs_batch)
+        return self._registers()
+
+    def _registers(self):
         out = []
         for _ in self.threads:
             ok = self.recv()
@@ -155,14 +175,18 @@ class Gdbstub:
         return out
 
     def detach(self):
-        """Resume the guest and leave it (QEMU's D packet)."""
+        """Resume the guest and leave it: QEMU resumes it when no process
+        is attached any more ("D;1": with multiprocess, a "D" without the
+        pid is refused and the guest would stay stopped)."""
         try:
             if self.running:
                 self.stop()
-            self.command('D')
-        except (OSError, gdb.GdbError):
-            pass
-        self.s.close()
+            r = self.command('D;1' if self.multiprocess else 'D')
+            if r != b'OK':
+                raise RspError('kunwind: the gdbstub refused to detach '
+                               '(%r): the guest may stay stopped' % r)
+        finally:
+            self.s.close()
 
 
 def _unrle(p):
@@ -303,8 +327,7 @@ class GuestSource:
 
     def sample_regs(self):
         """Stop the guest (if it runs) and read every vCPU's registers."""
-        self.stub.stop()
-        self.regs = [regs_of(g) for g in self.stub.registers()]
+        self.regs = [regs_of(g) for g in self.stub.stop_registers()]
         self.mem.flush()
 
     def find_root(self):
@@ -355,9 +378,16 @@ def connect(gdbstub, ram, below_4g=0):
     source; memory from the RAM file ram, or with ram None from the
     gdbstub."""
     stub = Gdbstub(gdbstub)
-    mem = GuestMemory(ram, below_4g) if ram else StubMemory(stub)
-    src = GuestSource(stub, mem)
-    src.sample_regs()
-    src.find_root()
+    try:
+        mem = GuestMemory(ram, below_4g) if ram else StubMemory(stub)
+        src = GuestSource(stub, mem)
+        src.sample_regs()
+        src.find_root()
+    except BaseException:
+        try:
+            stub.detach()	# the connection stopped the guest
+        except Exception:
+            pass
+        raise
     return src
 

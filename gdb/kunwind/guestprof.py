@@ -193,7 +193,21 @@ def _parser():
     p.add_argument('--html')
     p.add_argument('--control')
     p.add_argument('--stats')
+    p.add_argument('-r', '--realtime', type=int, default=0)
     return p
+
+
+def _realtime(prio):
+    """perf record -r: sample with SCHED_FIFO priority prio, so that the
+    guest's busy vCPU threads cannot keep the sampler off the CPU while
+    the guest waits for it, stopped."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(prio))
+        return True
+    except (OSError, AttributeError) as e:
+        print('kunwind-guestprof: warning: no SCHED_FIFO priority %d (%s): '
+              'sampling at normal priority' % (prio, e))
+        return False
 
 
 def _flamegraph(folded, html):
@@ -209,8 +223,8 @@ def _flamegraph(folded, html):
 
 
 def profile(opt):
-    src = guest.connect(opt.gdbstub, opt.ram, opt.below_4g)
     ctl = Control(opt.control) if opt.control else None
+    src = guest.connect(opt.gdbstub, opt.ram, opt.below_4g)
     sampler = Sampler(src)
     period = 1.0 / opt.frequency
     costs, late = [], 0
@@ -219,6 +233,8 @@ def profile(opt):
         sampler.warm()
         for note in sampler.reg.notes:
             print('kunwind-guestprof: ' + note)
+        if opt.realtime:
+            _realtime(opt.realtime)
         src.stub.cont()
         print('kunwind-guestprof: %d vCPUs, KASLR slide %#x, %s, %g Hz%s' % (
             len(src.regs), target.slide(),
@@ -290,7 +306,7 @@ class KunwindGuestprof(gdb.Command):
 
 Usage: kunwind-guestprof --gdbstub SOCKET [--ram FILE] [-F HZ] [-d SECONDS]
                          [-o FOLDED] [--html HTML] [--control FIFO]
-                         [--below-4g BYTES] [--stats FILE]
+                         [--below-4g BYTES] [--stats FILE] [-r PRIO]
 
 The guest is QEMU with its gdbstub on SOCKET (a unix socket path, or
 HOST:PORT) and its RAM in FILE, shared:
@@ -315,7 +331,10 @@ kunwind.ko's profiler writes them; --html makes the flame graph
 (scripts/flamegraph.sh).  --below-4g: the RAM below 4 GiB when QEMU's
 machine is not pc (q35 with 2.75 GiB or more: 0x80000000).  The last
 lines give the counts and the cost: per-sample is the time the guest
-was stopped per sample (stop, registers, walks, resume)."""
+was stopped per sample (stop, registers, walks, resume).  -r PRIO (perf
+record's -r): sample with SCHED_FIFO priority PRIO, so that the guest's
+busy vCPU threads do not keep the sampler waiting while the guest is
+stopped (on a 2-core host, milliseconds a few times a second)."""
 
     def __init__(self):
         super().__init__('kunwind-guestprof', gdb.COMMAND_DATA)

@@ -184,20 +184,23 @@ class Walker:
 
     def walk(self, ip, sp, bp, first_called=False, max_frames=128):
         """([Frame], stop reason string, complete?)"""
-        ips = (ctypes.c_ulong * max_frames)()
-        sps = (ctypes.c_ulong * max_frames)()
-        flags = (ctypes.c_uint * max_frames)()
-        stop = ctypes.c_int()
+        if getattr(self, '_bufs', (0,))[0] < max_frames:
+            self._bufs = (max_frames, (ctypes.c_ulong * max_frames)(),
+                          (ctypes.c_ulong * max_frames)(),
+                          (ctypes.c_uint * max_frames)(), ctypes.c_int(),
+                          ctypes.c_int.in_dll(
+                              self.lib, 'kunwind_target_frame_exact').value,
+                          ctypes.c_int.in_dll(
+                              self.lib, 'kunwind_target_stop_end').value)
+        _, ips, sps, flags, stop, exact, end = self._bufs
         n = self.lib.kunwind_target_walk(self.t, ip, sp, bp,
                                          1 if first_called else 0,
                                          max_frames, ips, sps, flags,
                                          ctypes.byref(stop))
-        exact = ctypes.c_int.in_dll(self.lib, 'kunwind_target_frame_exact')
-        end = ctypes.c_int.in_dll(self.lib, 'kunwind_target_stop_end')
-        frames = [Frame(ips[k], sps[k], bool(flags[k] & exact.value))
+        frames = [Frame(ips[k], sps[k], bool(flags[k] & exact))
                   for k in range(n)]
         why = self.lib.kunwind_target_stop_str(stop.value).decode()
-        return frames, why, stop.value == end.value
+        return frames, why, stop.value == end
 
     def find_rule(self, addr):
         """(type, reg, cfa_off, bp_off, seg_start, table handle) or None."""
