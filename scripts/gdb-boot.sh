@@ -356,8 +356,14 @@ EOF
 	args="loglevel=7 panic=0 kunwind_sample.points=0 kunwind_sample.work=1"
 	gdbstub=(-gdb "unix:$out/gdb.sock,server=on,wait=off")
 	if [ "$ram" = 1 ]; then
-		# The same size as -m: qemu-run.sh's 1G unless --mem.
-		gdbstub+=(-object "memory-backend-file,id=kunwind-ram,size=${mem:-1G},mem-path=$(ram_file "$out"),share=on"
+		# The same size as -m (qemu-run.sh's 1G unless --mem; a bare
+		# number is MiB to -m, bytes to the backend).  Made 0600
+		# first: QEMU opens it as it is, guest memory is nobody else's.
+		size=${mem:-1G}
+		case "$size" in *[0-9]) size=${size}M ;; esac
+		rm -f "$(ram_file "$out")"
+		install -m 600 /dev/null "$(ram_file "$out")"
+		gdbstub+=(-object "memory-backend-file,id=kunwind-ram,size=$size,mem-path=$(ram_file "$out"),share=on"
 			-machine memory-backend=kunwind-ram)
 	fi
 	if [ -n "$workload" ]; then
@@ -375,12 +381,17 @@ console=$out/console.log
 : >"$console"
 start=$(now)
 say "$kernel: $mode: booting $bzimage (console: $console)"
-"$top/scripts/qemu-run.sh" --kernel "$bzimage" --initrd "$out/initrd.cpio.gz" \
-	--timeout "$timeout" --append "$args${append:+ $append}" \
-	--log "$console" -- ${mem:+-m "$mem"} -device vmcoreinfo \
-	-monitor "unix:$out/monitor.sock,server=on,wait=off" \
-	-pidfile "$out/qemu.pid" ${gdbstub[@]+"${gdbstub[@]}"} \
-	</dev/null >/dev/null 2>"$out/qemu.err" 8>&- &
+# The RAM file goes when QEMU does, however it ends.
+{
+	rc=0
+	"$top/scripts/qemu-run.sh" --kernel "$bzimage" --initrd "$out/initrd.cpio.gz" \
+		--timeout "$timeout" --append "$args${append:+ $append}" \
+		--log "$console" -- ${mem:+-m "$mem"} -device vmcoreinfo \
+		-monitor "unix:$out/monitor.sock,server=on,wait=off" \
+		-pidfile "$out/qemu.pid" ${gdbstub[@]+"${gdbstub[@]}"} || rc=$?
+	[ "$ram" = 0 ] || rm -f "$(ram_file "$out")"
+	exit $rc
+} </dev/null >/dev/null 2>"$out/qemu.err" 8>&- &
 runner=$!
 echo "$runner" >"$out/runner.pid"
 

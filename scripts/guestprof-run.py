@@ -5,8 +5,9 @@ beside kunwind.ko's own profiler in the guest, or measure what it costs
 the guest:
 
     scripts/guestprof-run.py compare [--seconds S] [--hz HZ] [--guest-hz HZ]
-                                     [--mem SIZE] KERNEL OUTDIR
-    scripts/guestprof-run.py bench [--seconds S] [--cycles N] KERNEL OUTDIR
+                                     [--mem SIZE] [--append ARGS] KERNEL OUTDIR
+    scripts/guestprof-run.py bench [--seconds S] [--cycles N] [--mem SIZE]
+                                   [--append ARGS] KERNEL OUTDIR
 
 KERNEL as scripts/gdb-boot.sh takes it (test, debug, 6.1, 6.12);
 --append ARGS are its kernel arguments, by default "tsc=reliable": under

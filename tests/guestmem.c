@@ -540,9 +540,45 @@ static void test_walks(int levels)
 }
 
 /*
+ * The SDM's walk, written out again as plainly as possible, over RAM
+ * that starts at physical 0: the reference test_garbage() holds
+ * guestmem.c's walk to.  0 and *pa, or -1.
+ */
+static int ref_walk(const struct ram *r, unsigned long root, int levels,
+		    unsigned long va, unsigned long *pa)
+{
+	unsigned long table = root & ADDR, e = 0, size = 0;
+	int level;
+
+	for (level = levels; level >= 1; level--) {
+		unsigned long idx = va >> (12 + 9 * (level - 1)) & 511;
+
+		if (table + idx * 8 + 8 > r->size)
+			return -1;
+		memcpy(&e, r->mem + table + idx * 8, 8);
+		if (!(e & P))
+			return -1;
+		if (e & PS && level == 3) {
+			size = 1UL << 30;
+			break;
+		}
+		if (e & PS && level == 2) {
+			size = 1UL << 21;
+			break;
+		}
+		if (e & PS && level > 3)
+			return -1;		/* reserved: no large pages there */
+		table = e & ADDR;
+		size = 4096;
+	}
+	*pa = (e & ADDR & ~(size - 1)) | (va & (size - 1));
+	return 0;
+}
+
+/*
  * Tables of random entries pointing anywhere in RAM, many of them
- * present, some large: walks must end, and give the same answer from
- * the cache as from a fresh walk.
+ * present, some large: walks must end, agree with the reference walk,
+ * give the same answer from the cache, and read what RAM holds there.
  */
 static void test_garbage(int levels)
 {
@@ -561,17 +597,37 @@ static void test_garbage(int levels)
 			(rand() % 64 ? 0 : 0x7ff000000000UL);
 	kunwind_guest_set_root(g, 0x1000, la57);
 	for (i = 0; i < 100000; i++) {
+		unsigned long ref, want = 0, got = 0;
+		int ok, ref_ok;
+
 		va = canonical((unsigned long)rand() << 40 ^
 			       (unsigned long)rand() << 20 ^ rand(), levels);
 		kunwind_guest_flush(g);
-		if (kunwind_guest_virt_to_phys(g, va, &pa))
+		ok = !kunwind_guest_virt_to_phys(g, va, &pa);
+		ref_ok = !ref_walk(&r, 0x1000, levels, va, &ref);
+		if (ok != ref_ok || (ok && pa != ref)) {
+			if (!bad)
+				printf("# %#lx: walk %d %#lx, reference %d %#lx\n",
+				       va, ok, ok ? pa : 0, ref_ok,
+				       ref_ok ? ref : 0);
+			bad++;
+			continue;
+		}
+		if (!ok)
 			continue;
 		n++;
-		kunwind_guest_read(g, va, buf, sizeof(buf));
+		/* from the cache now */
 		if (kunwind_guest_virt_to_phys(g, va, &again) || again != pa)
 			bad++;
+		if ((va & 4095) <= 4096 - sizeof(got) &&
+		    pa + sizeof(got) <= r.size) {
+			memcpy(&want, r.mem + pa, sizeof(want));
+			if (!kunwind_guest_read_word(g, va, &got) || got != want)
+				bad++;
+		}
+		kunwind_guest_read(g, va, buf, sizeof(buf));
 	}
-	CHECK("walk_of_random_tables_ends_and_agrees_with_the_cache",
+	CHECK("walk_of_random_tables_agrees_with_the_reference_and_the_cache",
 	      !bad && n, "%lu of %lu translations differ", bad, n);
 	guest_destroy(g, &r);
 }

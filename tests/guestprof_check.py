@@ -13,7 +13,7 @@ compare  scripts/guestprof-run.py compare on the test kernel (6.12,
          the host; the top 5 leaf functions of each and their shares of
          all samples agree within 5 points, and the share of the stacks
          of the sample's work kthread within 3; the host's walks end at the
-         end of their stack but for a few (< 1 %: the guest stopped where
+         end of their stack but for a few (at most 1 %: the guest stopped where
          no interrupt lands, in a context switch or on the entry stack
          with a user sp: the walk stops as ORC does there); every frame is
          named; the flame graph is written.
@@ -25,7 +25,8 @@ memory   a live guest with a syscall loop, stopped 20 times: every page
          with 5-level paging and with 4 (no5lvl).
 bad      a RAM file that is not the guest's, a gdbstub that is not there,
          another kernel's vmlinux: a message and a non-zero exit, no
-         Python traceback.
+         Python traceback, and the guest runs on after each; SIGTERM
+         while sampling: the run ends with its output, the guest runs on.
 
 TAP-like lines, "ok NAME" / "not ok NAME"; exit 1 on any failure.
 """
@@ -244,8 +245,28 @@ def check_bad():
                 'guestprof_bad_%s_is_a_message' % name, o[-2000:])
             note(next((line for line in o.splitlines() if want in line),
                       o[-300:]))
-        # Each failure detached: the guest runs on, its loop says so.
-        say(alive(info['console']), 'guestprof_bad_guest_runs_after_failures')
+            # It detached: the guest runs on, its loop says so.
+            say(alive(info['console']),
+                'guestprof_bad_%s_leaves_the_guest_running' % name)
+        # Killed (SIGTERM) while sampling: it detaches, writes what it
+        # has and the guest runs on.
+        folded = os.path.join(tmp, 'term.folded')
+        p = subprocess.Popen([prof, info['vmlinux'], '--gdbstub',
+                              info['gdb'], '--ram', info['ram'], '-d', '120',
+                              '-o', folded], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        o = ''
+        for line in p.stdout:
+            o += line
+            if 'vCPUs, KASLR slide' in line:
+                time.sleep(2)
+                p.terminate()
+        p.wait()
+        say('signal 15: stopped, the guest resumed' in o and clean(o) and
+            os.path.exists(folded) and os.path.getsize(folded) > 0,
+            'guestprof_bad_sigterm_ends_the_run', o[-2000:])
+        say(alive(info['console']),
+            'guestprof_bad_sigterm_leaves_the_guest_running')
         # ... and a good profile right after, detached as well.
         r = subprocess.run([prof, info['vmlinux'], '--gdbstub', info['gdb'],
                             '--ram', info['ram'], '-d', '2', '-o',

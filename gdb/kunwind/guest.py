@@ -17,8 +17,8 @@ Memory.  Guest RAM is QEMU's memory-backend-file (share=on), mapped by
 gdb/guestmem.c, which walks the guest's page tables (4- or 5-level, from
 the vCPUs' CR3 and CR4.LA57) with a translation cache that each sample
 flushes (a vmalloc'ed stack may be freed and its pages reused between
-two samples).  The root is found once: a vCPU's CR3 (the PTI user half,
-CR3 bit 12, tried too) that shows linux_banner at a KASLR slide, then
+two samples).  The root is found once: a vCPU's CR3, or its PTI kernel
+half (bit 12 clear), that shows linux_banner at a KASLR slide, then
 swapper's own (init_top_pgt), which maps the kernel's half whatever the
 vCPUs run.
 """
@@ -31,9 +31,10 @@ import gdb
 
 from . import lib, target
 
-# QEMU's x86-64 "g" packet (target/i386/gdbstub.c, the order of
-# gdb-xml/i386-64bit.xml without the ss/ds/es bases it does not send):
-# byte offset and size of the registers read here.
+# QEMU's x86-64 "g" packet (target/i386/gdbstub.c: 16 GPRs, rip,
+# eflags, 6 segments, fs/gs/kernel-gs bases, cr0, cr2, cr3, cr4, cr8,
+# efer, then x87 and SSE): byte offset and size of the registers read
+# here.
 G_REGS = {
     'rax': (0, 8), 'rbx': (8, 8), 'rcx': (16, 8), 'rdx': (24, 8),
     'rsi': (32, 8), 'rdi': (40, 8), 'rbp': (48, 8), 'rsp': (56, 8),
@@ -73,6 +74,14 @@ class Gdbstub:
                                '%s: %s' % (where, e))
         self.buf = b''
         self.running = False
+        self.multiprocess = True	# until qSupported says
+        try:
+            self._handshake(where)
+        except BaseException:
+            self.detach()		# the connection stopped the guest
+            raise
+
+    def _handshake(self, where):
         # QEMU stops the guest on a connection and may say so first.
         self.send('qSupported:multiprocess+')
         r = self.recv()
@@ -160,6 +169,11 @@ class Gdbstub:
             out.append(bytes.fromhex(_unrle(g).decode()))
         return out
 
+    def select(self, cpu):
+        """gdb's "Hg": the vCPU whose page tables "m" packets go through."""
+        if self.command('Hg' + self.threads[cpu]) != b'OK':
+            raise RspError('kunwind: the gdbstub refused vCPU %d' % cpu)
+
     def read_memory(self, addr, n):
         """n bytes at guest-virtual addr, QEMU translating them through the
         selected vCPU's page tables ("m" packets); gdb.MemoryError where it
@@ -178,15 +192,24 @@ class Gdbstub:
         """Resume the guest and leave it: QEMU resumes it when no process
         is attached any more ("D;1": with multiprocess, a "D" without the
         pid is refused and the guest would stay stopped)."""
+        if self.s is None:
+            return
         try:
             if self.running:
                 self.stop()
-            r = self.command('D;1' if self.multiprocess else 'D')
+            self.send('D;1' if self.multiprocess else 'D')
+            # Replies of an interrupted batch may come first.
+            for _ in range(2 * len(getattr(self, 'threads', ())) + 4):
+                r = self.recv()
+                if r == b'OK' or r.startswith(b'E'):
+                    break
             if r != b'OK':
                 raise RspError('kunwind: the gdbstub refused to detach '
-                               '(%r): the guest may stay stopped' % r)
+                               '(%r): the guest may stay stopped (the '
+                               'monitor\'s "cont" resumes it)' % r)
         finally:
             self.s.close()
+            self.s = None
 
 
 def _unrle(p):
@@ -329,6 +352,11 @@ class GuestSource:
         """Stop the guest (if it runs) and read every vCPU's registers."""
         self.regs = [regs_of(g) for g in self.stub.stop_registers()]
         self.mem.flush()
+        if isinstance(self.mem, StubMemory):
+            # The last "Hg" was the last vCPU's; under PTI a vCPU in user
+            # mode has the user page tables, without the kernel.
+            kernel = [c for c, r in enumerate(self.regs) if not r['cs'] & 3]
+            self.stub.select(kernel[0] if kernel else 0)
 
     def find_root(self):
         """Measure the KASLR slide through a vCPU's page tables, then keep

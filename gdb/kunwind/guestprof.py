@@ -21,6 +21,7 @@ import argparse
 import collections
 import os
 import select
+import signal
 import statistics
 import subprocess
 import time
@@ -31,17 +32,21 @@ from . import guest, lib, modules, registry, target, tasks
 from .bt import guarded
 
 PROF_DEPTH = 64			# frames a sample keeps, as profile.c's
+STACK_READ_FAILED = 'stack read failed'	# the walker's KUNWIND_STOP_BAD_READ
 
 
 class Sampler:
-    """Samples of every vCPU: raw while the guest is stopped, named after."""
+    """Samples of every vCPU: walked while the guest is stopped, named as
+    soon as it runs again (so that a module's frames get its names while
+    it is loaded, as the in-guest profiler names them before it goes)."""
 
     def __init__(self, src):
         self.src = src
         self.reg = None
-        self.cpu_stacks = {}	# cpu -> its IRQ and exception stacks
+        self.cpu_stacks = {}	# cpu -> its IRQ, exception and entry stacks
         self.names = {}		# (address, exact) -> frame name
-        self.raw = collections.Counter()	# raw key -> samples
+        self.stacks = collections.Counter()	# folded stack -> samples
+        self.samples = self.incomplete = 0
         self.rebuilt = 0
 
     def registry(self):
@@ -73,14 +78,14 @@ class Sampler:
         return self.cpu_stacks[cpu]
 
     def walk_cpu(self, cpu):
-        """A raw sample of cpu: ('user', comm) or ('kernel', frames, why,
-        complete, truncated), frames ((ip, exact), ...)."""
+        """A raw sample of cpu: ('user', comm bytes) or ('kernel', frames,
+        why, complete, truncated), frames ((ip, exact), ...)."""
         r = self.src.regs[cpu]
         task = tasks.current(cpu)
         if r['cs'] & 3:
-            comm = target.cstr(task + target.field_offset(
+            comm = target.read(task + target.field_offset(
                 'struct task_struct', 'comm'), 16)
-            return ('user', comm)
+            return ('user', comm.split(b'\0', 1)[0])
         stack = target.u64(task + target.field_offset('struct task_struct',
                                                       'stack'))
         w = self.reg.walker
@@ -93,7 +98,7 @@ class Sampler:
                 why, complete and not trunc, trunc)
 
     def sample(self):
-        """Stop, walk every vCPU, resume: the vCPUs' raw samples."""
+        """Stop, walk every vCPU, resume; then name what was walked."""
         self.src.sample_regs()
         try:
             self.registry()
@@ -101,40 +106,44 @@ class Sampler:
             for cpu in range(len(self.src.regs)):
                 try:
                     out.append(self.walk_cpu(cpu))
-                except gdb.MemoryError:
-                    out.append(('kernel', (), 'the task is not readable',
-                                False, False))
+                except gdb.MemoryError:	# no current task, no stack
+                    out.append(('kernel', (), STACK_READ_FAILED, False,
+                                False))
         finally:
             self.src.stub.cont()
         for s in out:
-            self.raw[s] += 1
-        return out
+            self.samples += 1
+            self.incomplete += s[0] == 'kernel' and not s[3]
+            self.stacks[self.fold(s)] += 1
 
     def name(self, ip, exact):
+        """"func [module]" or "func", as %ps prints the frame."""
         key = (ip, exact)
         if key not in self.names:
             addr = ip if exact else ip - 1
             m = modules.module_of(addr)
+            if m is None and not target.vmlinux_symbol(addr):
+                # A module without tables publishes nothing: look again.
+                target.forget('modules')
+                m = modules.module_of(addr)
             s = m.symbol(addr) if m else target.vmlinux_symbol(addr)
-            n = s[0] if s else '0x%x' % addr
-            self.names[key] = '%s [%s]' % (n, m.name) if m else n
+            if not s:
+                self.names[key] = '0x%x' % addr
+            else:
+                self.names[key] = '%s [%s]' % (s[0], m.name) if m else s[0]
         return self.names[key]
 
-    def folded(self):
-        """{folded stack: samples}, as profile.c's folded file."""
-        out = collections.Counter()
-        for s, n in self.raw.items():
-            if s[0] == 'user':
-                comm = ''.join(c if c.isprintable() and not c.isspace() and
-                               c != ';' else '_' for c in s[1] or '')
-                out[comm + ' (user)'] += n
-                continue
-            _, frames, why, complete, trunc = s
-            root = '[truncated];' if trunc else '' if complete else \
-                '[stopped: %s];' % why
-            names = [self.name(ip, ex) for ip, ex in reversed(frames)]
-            out[root + (';'.join(names) or '[no frame]')] += n
-        return out
+    def fold(self, s):
+        """A sample's line in profile.c's folded file (but the count)."""
+        if s[0] == 'user':
+            # prof_put_comm(): the kernel's isgraph() (Latin-1), not ';'
+            return ''.join(chr(b) if (0x21 <= b <= 0x7e or b >= 0xa1) and
+                           b != 0x3b else '_' for b in s[1]) + ' (user)'
+        _, frames, why, complete, trunc = s
+        root = '[truncated];' if trunc else '' if complete else \
+            '[stopped: %s];' % why
+        names = [self.name(ip, ex) for ip, ex in reversed(frames)]
+        return root + (';'.join(names) or '[no frame]')
 
 
 class Control:
@@ -222,13 +231,70 @@ def _flamegraph(folded, html):
                            r.stderr.strip())
 
 
-def profile(opt):
-    ctl = Control(opt.control) if opt.control else None
-    src = guest.connect(opt.gdbstub, opt.ram, opt.below_4g)
-    sampler = Sampler(src)
+_signalled = []
+
+
+def _stop_on_signals():
+    """SIGTERM and SIGHUP end the run as its end does, at the next tick:
+    the guest is detached and resumes (a kill -9 leaves it stopped: the
+    monitor's "cont" resumes it).  SIGINT is gdb's: Ctrl-C raises
+    KeyboardInterrupt, which detaches on its way out.  Returns the old
+    handlers (None for gdb's own, which Python cannot put back: the
+    default then)."""
+    def end(signum, frame):
+        _signalled.append(signum)
+    del _signalled[:]
+    old = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            old[sig] = signal.signal(sig, end)
+        except (ValueError, OSError):	# not the main thread
+            pass
+    return old
+
+
+def _sample(opt, src, sampler, ctl):
+    """The sampling loop: costs (s) of each sample, ticks missed."""
     period = 1.0 / opt.frequency
     costs, late = [], 0
+    end = None if ctl else time.monotonic() + opt.duration
+    enabled = ctl is None
+    nxt = time.monotonic()
+    while not _signalled:
+        if ctl:
+            ctl.poll()
+            if ctl.stopped:
+                break
+            if not ctl.enabled:
+                enabled = False
+                ctl.poll(0.05)
+                continue
+            if not enabled:
+                enabled = True
+                nxt = time.monotonic()
+        now = time.monotonic()
+        if end is not None and now >= end:
+            break
+        if nxt > now:
+            time.sleep(nxt - now)
+        elif now - nxt > period:
+            late += 1			# a missed tick is not made up
+            nxt = now
+        t0 = time.perf_counter()
+        sampler.sample()
+        costs.append(time.perf_counter() - t0)
+        nxt += period
+    return costs, late
+
+
+def profile(opt):
+    old_signals = _stop_on_signals()
+    old_policy = os.sched_getscheduler(0), os.sched_getparam(0)
+    ctl = src = None
     try:
+        ctl = Control(opt.control) if opt.control else None
+        src = guest.connect(opt.gdbstub, opt.ram, opt.below_4g)
+        sampler = Sampler(src)
         sampler.registry()
         sampler.warm()
         for note in sampler.reg.notes:
@@ -243,53 +309,37 @@ def profile(opt):
             'memory through the gdbstub (no --ram: slow)', opt.frequency,
             ', waiting for "enable" on ' + opt.control if ctl else ''))
         gdb.flush()
-        end = None if ctl else time.monotonic() + opt.duration
-        enabled = ctl is None
-        nxt = time.monotonic()
-        while True:
-            if ctl:
-                ctl.poll()
-                if ctl.stopped:
-                    break
-                if not ctl.enabled:
-                    enabled = False
-                    ctl.poll(0.05)
-                    continue
-                if not enabled:
-                    enabled = True
-                    nxt = time.monotonic()
-            now = time.monotonic()
-            if end is not None and now >= end:
-                break
-            if nxt > now:
-                time.sleep(nxt - now)
-            elif now - nxt > period:
-                late += 1		# a missed tick is not made up
-                nxt = now
-            t0 = time.perf_counter()
-            sampler.sample()
-            costs.append(time.perf_counter() - t0)
-            nxt += period
-    finally:
+        costs, late = _sample(opt, src, sampler, ctl)
         src.stub.detach()
-        if ctl:
-            ctl.close()
-    ticks = len(costs)
-    folded = sampler.folded()
-    with open(opt.output, 'w') as f:
-        for stack, n in sorted(folded.items()):
+        if _signalled:
+            print('kunwind-guestprof: signal %d: stopped, the guest resumed'
+                  % _signalled[0])
+    finally:
+        try:
+            if src:
+                src.stub.detach()	# a no-op when done above
+        finally:
+            if ctl:
+                ctl.close()
+            for sig, h in old_signals.items():
+                signal.signal(sig, signal.SIG_DFL if h is None else h)
+            try:
+                os.sched_setscheduler(0, *old_policy)
+            except OSError:
+                pass
+    # Latin-1: a task's name is bytes, written back as the kernel's were.
+    with open(opt.output, 'w', encoding='latin-1') as f:
+        for stack, n in sorted(sampler.stacks.items()):
             f.write('%s %d\n' % (stack, n))
-    n = sum(folded.values())
-    incomplete = sum(v for s, v in sampler.raw.items()
-                     if s[0] == 'kernel' and not s[3])
     walks, hits = src.mem.stats()
     src.mem.close()
     us = [c * 1e6 for c in costs] or [0]
     line = ('kunwind-guestprof: ticks=%d samples=%d incomplete=%d late=%d '
             'per-sample=%.0fus median=%.0fus max=%.0fus tables-read=%d '
             'page-walks=%d cache-hits=%d' % (
-                ticks, n, incomplete, late, statistics.mean(us),
-                statistics.median(us), max(us), sampler.rebuilt, walks, hits))
+                len(costs), sampler.samples, sampler.incomplete, late,
+                statistics.mean(us), statistics.median(us), max(us),
+                sampler.rebuilt, walks, hits))
     print(line)
     if opt.stats:
         with open(opt.stats, 'w') as f:
@@ -315,9 +365,8 @@ HOST:PORT) and its RAM in FILE, shared:
     -machine memory-backend=ram
 Without --ram, memory is read through the gdbstub: any QEMU, but a round
 trip per page, milliseconds a sample.  Nothing runs in the guest.  gdb
-must have the guest kernel's vmlinux
-loaded (its types and symbols), not be connected to the gdbstub (this
-command is its client).  kunwind's tables are read from kunwind.ko's
+must have the guest kernel's vmlinux loaded (its types and symbols), not
+be connected to the gdbstub (this command is its client).  kunwind's tables are read from kunwind.ko's
 registry in guest memory (vmlinux's built from the loaded vmlinux when
 the guest has none), as kunwind-bt finds them.
 

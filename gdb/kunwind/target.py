@@ -55,6 +55,11 @@ def reset_run():
     _reset_run()
 
 
+def forget(key):
+    """Drop one cached thing (the module list when a module came)."""
+    _cache.pop(key, None)
+
+
 def cached(key, make):
     if key not in _cache:
         _cache[key] = make()
