@@ -118,27 +118,38 @@ ROUND = re.compile(r'guestprof-run: round (\d+) (start|stop|end)(?: loops (\d+))
 
 class Console:
     """The guest's console log, read as it grows; each line with the host
-    time it was seen (polled every 5 ms)."""
+    time it was seen (polled every 5 ms).  Lines read but not yet asked
+    for wait in a queue: a round's stop, end and the next start often
+    come in one read."""
 
     def __init__(self, path):
         self.f = open(path, errors='replace')
         self.part = ''
+        self.queue = collections.deque()
+
+    def _read(self):
+        d = self.f.read()
+        if d:
+            t = time.monotonic()
+            lines = (self.part + d).split('\n')
+            self.part = lines.pop()
+            self.queue.extend((t, line) for line in lines)
 
     def lines(self):
-        d = self.f.read()
-        if not d:
-            return []
-        t = time.monotonic()
-        d = self.part + d
-        lines = d.split('\n')
-        self.part = lines.pop()
-        return [(t, line) for line in lines]
+        """Every line not yet taken."""
+        self._read()
+        out = list(self.queue)
+        self.queue.clear()
+        return out
 
     def wait(self, pred, timeout, proc=None):
-        """The first (time, line, match) with pred(line) true."""
+        """The first (time, line, match) with pred(line) true; the lines
+        before it are dropped, those after it stay."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            for t, line in self.lines():
+            self._read()
+            while self.queue:
+                t, line = self.queue.popleft()
                 m = pred(line)
                 if m:
                     return t, line, m

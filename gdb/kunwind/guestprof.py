@@ -66,6 +66,7 @@ class Sampler:
         """Look up now what each sample needs, so that the first does not
         stop the guest for gdb's symbol tables."""
         tasks.thread_size()
+        target.nm_symbols()		# nm of vmlinux: 0.1 s, once
         for field in ('comm', 'stack'):
             target.field_offset('struct task_struct', field)
         for cpu in range(len(self.src.regs)):
@@ -98,7 +99,9 @@ class Sampler:
                 why, complete and not trunc, trunc)
 
     def sample(self):
-        """Stop, walk every vCPU, resume; then name what was walked."""
+        """Stop, walk every vCPU, resume; then name what was walked.
+        Returns how long the guest was stopped (s)."""
+        t0 = time.perf_counter()
         self.src.sample_regs()
         try:
             self.registry()
@@ -111,10 +114,12 @@ class Sampler:
                                 False))
         finally:
             self.src.stub.cont()
+        stopped = time.perf_counter() - t0
         for s in out:
             self.samples += 1
             self.incomplete += s[0] == 'kernel' and not s[3]
             self.stacks[self.fold(s)] += 1
+        return stopped
 
     def name(self, ip, exact):
         """"func [module]" or "func", as %ps prints the frame."""
@@ -254,7 +259,8 @@ def _stop_on_signals():
 
 
 def _sample(opt, src, sampler, ctl):
-    """The sampling loop: costs (s) of each sample, ticks missed."""
+    """The sampling loop: how long each sample stopped the guest (s),
+    and the ticks missed."""
     period = 1.0 / opt.frequency
     costs, late = [], 0
     end = None if ctl else time.monotonic() + opt.duration
@@ -280,9 +286,7 @@ def _sample(opt, src, sampler, ctl):
         elif now - nxt > period:
             late += 1			# a missed tick is not made up
             nxt = now
-        t0 = time.perf_counter()
-        sampler.sample()
-        costs.append(time.perf_counter() - t0)
+        costs.append(sampler.sample())
         nxt += period
     return costs, late
 
