@@ -48,7 +48,7 @@ def walk_task(task):
     if cpu is not None:
         return walk_cpu(cpu, task)
     reg = registry.registry()
-    reg.stack = tasks.stacks_of(task, None)
+    reg.walker.set_stacks(tasks.stacks_of(task, None))
     ip, sp, bp, first = tasks.sleeping_start(task)
     return reg.walker.walk(ip, sp, bp, first_called=first)
 
@@ -62,7 +62,7 @@ def walk_cpu(cpu, task=None):
         return [lib.Frame(ip, sp, True)], 'in user mode', True
     task = task or tasks.Task(tasks.current(cpu))
     reg = registry.registry()
-    reg.stack = tasks.stacks_of(task, cpu)
+    reg.walker.set_stacks(tasks.stacks_of(task, cpu))
     return reg.walker.walk(ip, sp, bp)
 
 

@@ -90,6 +90,7 @@ class Sampler:
         stack = target.u64(task + target.field_offset('struct task_struct',
                                                       'stack'))
         w = self.reg.walker
+        # tasks.stacks_of()'s, without reading the whole Task each time
         w.set_stacks([(stack, stack + tasks.thread_size(), lib.STACK_TASK)] +
                      self.fixed_stacks(cpu))
         frames, why, complete = w.walk(r['rip'], r['rsp'], r['rbp'],

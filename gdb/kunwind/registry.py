@@ -32,7 +32,6 @@ class Registry:
 
     def __init__(self):
         self.walker = lib.Walker(self._read, self._stack, self._text)
-        self.stack = None	# set per walk: tasks.stacks_of()
         self.notes = []		# how the tables were found, for kunwind-tables
         self.segs = []		# (start, end, table name, section)
         self.live_ptr = None	# where kunwind.ko points at its live array
@@ -58,7 +57,7 @@ class Registry:
         return target.try_u64(addr)
 
     def _stack(self, sp):
-        return self.stack(sp) if self.stack else None
+        return None		# each walk sets its stacks (set_stacks())
 
     def _text(self, ip):
         if any(lo <= ip < hi for lo, hi in target.vmlinux_text()):

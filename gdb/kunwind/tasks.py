@@ -187,18 +187,12 @@ def cpu_stacks(cpu):
 
 
 def stacks_of(task, cpu):
-    """The stack callback of a walk of task (running on cpu, or None):
-    sp -> (lo, hi, kind) or None."""
+    """[(lo, hi, kind)]: the stacks a walk of task (running on cpu, or
+    None) may read, for Walker.set_stacks()."""
     regions = [task.stack_range() + (STACK_TASK,)]
     if cpu is not None:
         regions += cpu_stacks(cpu)
-
-    def stack(sp):
-        for lo, hi, kind in regions:
-            if lo <= sp < hi:
-                return lo, hi, kind
-        return None
-    return stack
+    return regions
 
 
 def sleeping_start(task):
