@@ -461,12 +461,13 @@ struct method {
 	void *ctx;
 	unsigned long pc[MAX_FRAMES];
 	int n;
+	int skip;	/* pc[skip + i] is the reference's pc[i], for i >= 1 */
 	struct timing tm;
 	const char *note;
 };
 
-enum { M_KUNWIND, M_KUNWIND_CACHED, M_FP, M_LIBUNWIND, M_LIBUNWIND_PT, M_LIBDW,
-       NR_METHODS };
+enum { M_KUNWIND, M_KUNWIND_CACHED, M_FP, M_LIBUNWIND, M_LIBUNWIND_PT,
+       M_LIBUNWIND_FAST, M_LIBDW, NR_METHODS };
 
 static void print_frames(const struct bench *b, const struct method *m)
 {
@@ -486,19 +487,35 @@ static void print_frames(const struct bench *b, const struct method *m)
 	}
 }
 
-/* Compare m with the reference on the frames both have; 0 if equal. */
+/*
+ * Compare m with the reference on the frames both have; 0 if equal.  A
+ * walker of its own stack (m->skip > 0) starts above the bottom frame:
+ * its frames are compared from the bottom frame's return address on.
+ */
 static int compare(const struct method *ref, const struct method *m)
 {
-	int i, common = ref->n < m->n ? ref->n : m->n, bad = 0, first = -1;
+	int i, from = m->skip ? 1 : 0, n = m->n - m->skip, bad = 0, first = -1;
+	int common = ref->n < n ? ref->n : n;
 
-	for (i = 0; i < common; i++)
-		if (ref->pc[i] != m->pc[i] && !bad++)
+	for (i = from; i < common; i++)
+		if (ref->pc[i] != m->pc[m->skip + i] && !bad++)
 			first = i;
 	if (bad)
 		printf("bench: warning: %s and %s differ in %d of %d common frames (first #%d: %#lx vs %#lx)\n",
 		       ref->name, m->name, bad, common, first,
-		       ref->pc[first], m->pc[first]);
+		       ref->pc[first], m->pc[m->skip + first]);
 	return bad;
+}
+
+/* Where m's own stack reaches the reference's frame 1; -1 if never. */
+static int align(const struct method *ref, const struct method *m)
+{
+	int i;
+
+	for (i = 0; ref->n > 1 && i < m->n; i++)
+		if (m->pc[i] == ref->pc[1])
+			return i - 1;
+	return -1;
 }
 
 static struct method methods[NR_METHODS] = {
@@ -507,6 +524,7 @@ static struct method methods[NR_METHODS] = {
 	[M_FP]		= { .name = "fp",	    .walk = fp_walk },
 	[M_LIBUNWIND]	= { .name = "libunwind",    .walk = libunwind_walk },
 	[M_LIBUNWIND_PT] = { .name = "libunwind-pt", .walk = libunwind_walk },
+	[M_LIBUNWIND_FAST] = { .name = "libunwind-fast", .walk = libunwind_fast_walk },
 	[M_LIBDW]	= { .name = "libdw",	    .walk = libdw_walk },
 };
 
@@ -562,6 +580,7 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 	methods[M_FP].note = "rbp chain; ends in libc";
 	methods[M_LIBUNWIND].note = "UNW_CACHE_GLOBAL, warm";
 	methods[M_LIBUNWIND_PT].note = "UNW_CACHE_PER_THREAD, warm";
+	methods[M_LIBUNWIND_FAST].note = "unw_backtrace(), trace cache warm, own frames above the bottom counted";
 	if (libunwind_setup(0))
 		methods[M_LIBUNWIND].note = "unw_set_caching_policy failed";
 	if (libdw_setup(&b->stack, err, sizeof(err))) {
@@ -574,6 +593,12 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 		methods[i].n = methods[i].walk(methods[i].ctx, methods[i].pc,
 					       MAX_FRAMES);
 	k->note = kunwind_stop_str(b->stop);
+	methods[M_LIBUNWIND_FAST].skip = align(k, &methods[M_LIBUNWIND_FAST]);
+	if (methods[M_LIBUNWIND_FAST].skip < 0) {
+		fprintf(stderr, "kunwind-bench: unw_backtrace() never reaches the bottom frame's return address %#lx\n",
+			k->n > 1 ? k->pc[1] : 0);
+		exit(1);
+	}
 	methods[M_LIBDW].note = libdw_last_error(err, sizeof(err)) ?
 				strdup(err) : "end of stack";
 	if (verbose)

@@ -39,6 +39,7 @@ int bench_deep_stack(int depth, bench_bottom_fn fn, void *arg);
 int fp_walk(void *stack, unsigned long *pc, int max);
 int libunwind_setup(int per_thread);
 int libunwind_walk(void *stack, unsigned long *pc, int max);
+int libunwind_fast_walk(void *stack, unsigned long *pc, int max);
 int libdw_setup(const struct bench_stack *stack, char *err, int len);
 int libdw_walk(void *stack, unsigned long *pc, int max);
 int libdw_last_error(char *err, int len);

@@ -88,6 +88,19 @@ int libunwind_walk(void *ctx, unsigned long *pc, int max)
 	return n;
 }
 
+/*
+ * libunwind's fast path for profilers: unw_backtrace(), with its
+ * per-thread trace cache (warm after the first walk).  It walks the stack
+ * it is called on, not captured registers: from the bottom frame's return
+ * address on, its frames are the others' (bench.c aligns them); the few
+ * above (this function and the bench's callers of it) are walked and
+ * counted too.
+ */
+int libunwind_fast_walk(void *ctx, unsigned long *pc, int max)
+{
+	return unw_backtrace((void **)pc, max);
+}
+
 /* libdw: one Dwfl for the process, attached once, walked many times. */
 static struct {
 	Dwfl *dwfl;

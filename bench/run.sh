@@ -6,6 +6,7 @@
 # block, then exactly two summary lines, last:
 #
 #	bench: ratio libunwind/kunwind=<x> libdw/kunwind=<x> kunwind/fp=<x>
+#		     libunwind-fast/kunwind=<x>   (one line: unw_backtrace())
 #	bench: table kunwind/orc=<x> kunwind/debug_frame=<x>
 #
 # The walk ratios are of ns per frame, the table ratios of bytes.  Numbers
@@ -65,12 +66,14 @@ k=$(field "$r" "result: walk kunwind" ns_frame)
 fp=$(field "$r" "result: walk fp" ns_frame)
 lu=$(field "$r" "result: walk libunwind" ns_frame)
 lupt=$(field "$r" "result: walk libunwind-pt" ns_frame)
+luf=$(field "$r" "result: walk libunwind-fast" ns_frame)
 dw=$(field "$r" "result: walk libdw" ns_frame)
 lk=$(field "$r" "result: lookup" ns)
 le2=$(field "$r" "result: lookup" le2_lines)
 bad=$(field "$r" "result: check" mismatches)
 r_lu=$(div "$lu" "$k" 1)
 r_lupt=$(div "$lupt" "$k" 1)
+r_luf=$(div "$luf" "$k" 2)
 r_dw=$(div "$dw" "$k" 1)
 r_fp=$(div "$k" "$fp" 2)
 # The same walker with its optional lookup cache warm (a profiler's case);
@@ -158,7 +161,7 @@ goal() {	# what, value, op, target
 }
 echo
 echo "--- summary"
-echo "  ns/frame: kunwind $k, fp $fp, libunwind $lu (per-thread cache: $lupt), libdw $dw"
+echo "  ns/frame: kunwind $k, fp $fp, libunwind $lu (per-thread cache: $lupt; unw_backtrace: $luf), libdw $dw"
 echo "  kunwind_find ${lk:-?} ns/lookup on the walk; ${le2:-?} % of its lookups touch <= 2 bucket/row cache lines"
 [ -n "${big_lk-}" ] &&
 	echo "  vmlinux table: ${big_lk} ns per random lookup; ${big_le2} % touch <= 2 lines"
@@ -166,11 +169,12 @@ echo "  libunwind/kunwind with libunwind's per-thread cache: $r_lupt"
 echo "  with kunwind's lookup cache warm ($kc ns/frame): libunwind/kunwind $r_luc, kunwind/fp $r_fpc"
 [ "${bad:-0}" = 0 ] || echo "  WARNING: $bad frames differ between walkers (see the warning lines above)"
 goal libunwind/kunwind "$r_lu" ">=" 30
+goal libunwind-fast/kunwind "$r_luf" ">=" 1
 goal kunwind/fp "$r_fp" "<=" 2
 goal kunwind/orc "$t_orc" "<=" 0.25
 goal "generator on vmlinux" "${gen_med:-n/a}" "<" "1 s"
 echo
-echo "bench: ratio libunwind/kunwind=$r_lu libdw/kunwind=$r_dw kunwind/fp=$r_fp"
+echo "bench: ratio libunwind/kunwind=$r_lu libdw/kunwind=$r_dw kunwind/fp=$r_fp libunwind-fast/kunwind=$r_luf"
 if [ "$t_orc" = n/a ] || [ "$t_dbg" = n/a ]; then
 	echo "bench: table kunwind/orc=$t_orc kunwind/debug_frame=$t_dbg ($why)"
 else
