@@ -3,13 +3,18 @@
  * kunwind-gen internals, shared by kunwind-gen, kunwind-stack, the fuzz
  * targets and the benchmarks.
  *
- *   elf.c    the ELF file: sections, relocations, symbols (libelf)
+ *   elf.c    the ELF file: sections, relocations, symbols (reads, libelf)
  *   cfi.c    CIE/FDE parsing and the CFA interpreter -> rows
- *   table.c  rows -> binary table (struct kunwind_hdr ...)
- *   dump.c   a table -> text, one row a line
  *   hints.c  assembly hints (unwind/linux/kunwind_asm.h) -> rows
  *   orc.c    the object's ORC, where no CFI row or hint says anything
- *   embed.c  a table -> section .kunwind of a relocatable object (libelf)
+ *   table.c  rows -> binary table (struct kunwind_hdr ...)
+ *   build.c  the pipeline: a file -> cfi -> hints -> orc -> table
+ *   dump.c   a table -> text, one row a line
+ *   embed.c  a table -> section .kunwind of a relocatable object (writes,
+ *            libelf)
+ *   main.c   kunwind-gen's command line
+ *
+ * kunwind-stack, the fuzz targets and the benchmarks use elf.c and build.c.
  */
 #ifndef _KUNWIND_GEN_H
 #define _KUNWIND_GEN_H
@@ -129,7 +134,7 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 		  struct table_stats *st, unsigned int *seg_shndx);
 
 /*
- * The whole pipeline on an open file: its frame sections (frame:
+ * build.c: the whole pipeline on an open file: its frame sections (frame:
  * "eh_frame" or "debug_frame" for one, NULL for both), the hints, its
  * ORC (unless flags has KGEN_NO_ORC), the table.  A file without frame
  * sections gives an empty table (cs->sections == 0).  NULL on error,

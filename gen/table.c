@@ -307,38 +307,3 @@ out:
 	free(m.slot);
 	return buf;
 }
-
-void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,
-		 size_t *len, struct cfi_stats *cs, struct table_stats *ts,
-		 unsigned int *seg_shndx)
-{
-	struct cfi_rows rows = { 0 };
-	void *t = NULL;
-
-	memset(cs, 0, sizeof(*cs));
-	if (!(flags & KGEN_ONLY_ORC))
-		cfi_parse_file(e, frame, &rows, cs);
-	if ((!(flags & KGEN_ONLY_ORC) && hints_apply(e, &rows, cs)) ||
-	    (!(flags & KGEN_NO_ORC) && orc_apply(e, &rows, cs)))
-		fprintf(stderr, "kunwind-gen: %s: out of memory\n", kelf_path(e));
-	else if (!(t = table_build(e, &rows, len, ts, seg_shndx)))
-		fprintf(stderr, "kunwind-gen: %s: cannot build the table\n",
-			kelf_path(e));
-	cfi_rows_free(&rows);
-	return t;
-}
-
-void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
-		 struct table_stats *ts)
-{
-	struct cfi_stats cs0;
-	struct table_stats ts0;
-	struct kelf *e = kelf_open(path);
-	void *t;
-
-	if (!e)
-		return NULL;
-	t = kgen_build(e, NULL, 0, len, cs ? cs : &cs0, ts ? ts : &ts0, NULL);
-	kelf_close(e);
-	return t;
-}
