@@ -29,7 +29,15 @@ $(O)/gen/%.o: gen/%.c gen/*.h unwind/*.h
 $(O)/kunwind-gen: $(O)/gen/main.o $(GEN_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(GEN_LIBS)
 
-$(O)/kunwind-stack: $(O)/gen/stack.o $(O)/gen/core.o $(GEN_OBJ) $(CORE_OBJ)
+# kunwind-stack: the walker on the threads of a core file (kunwind-stack/).
+# Its objects go to kunwind-stack.obj/, as $(O)/kunwind-stack is the program.
+STACK_OBJ := $(O)/kunwind-stack.obj/main.o $(O)/kunwind-stack.obj/core.o
+
+$(O)/kunwind-stack.obj/%.o: kunwind-stack/%.c kunwind-stack/*.h gen/*.h unwind/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) -c -o $@ $<
+
+$(O)/kunwind-stack: $(STACK_OBJ) $(GEN_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(GEN_LIBS)
 
 # The gdb helpers (gdb/kunwind): the walker as a shared library for

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 #include "core.h"
-#include "gen.h"
+#include "../gen/gen.h"
 
 #define MAX_DEPTH	1024
 
