@@ -12,19 +12,27 @@
  * mapped file, at the mapping's file offset.  Nothing else is invented:
  * a read outside the segments, or past p_filesz of a segment no file
  * backs, fails.
+ *
+ * A core file is input from anyone: its notes are read with memcpy (a
+ * note's descriptor is 4-byte aligned, its words are 8 bytes), and the
+ * paths NT_FILE names are opened once each, without blocking, and used
+ * only if they are regular files (core_file_fd()).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/procfs.h>
+#include <sys/stat.h>
 #include <sys/user.h>
 #include <unistd.h>
 #include "core.h"
 
 struct core_seg {
 	uint64_t vaddr, memsz, filesz, offset;
+	bool exec;		/* PF_X */
 };
 
 /* An open mapped file, shared by the mappings of one path. */
@@ -48,6 +56,38 @@ struct core {
 	unsigned int nr_files;
 	uint64_t entry;		/* AT_ENTRY, 0 if unknown */
 };
+
+/*
+ * Open a file named by the core (or by the user) for reading: not a FIFO,
+ * a device or a directory, which could block the open or the reads, or
+ * be anything at all.  O_NONBLOCK makes the open of a FIFO return at
+ * once; fstat() then refuses it.  An fd or -1, with a message.
+ */
+static int open_regular(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "kunwind-stack: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "kunwind-stack: %s: not a regular file\n", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Note words: 8 bytes at a 4-byte aligned address. */
+static uint64_t word_at(const uint8_t *p, size_t i)
+{
+	uint64_t w;
+
+	memcpy(&w, p + 8 * i, sizeof(w));
+	return w;
+}
 
 static int seg_cmp(const void *a, const void *b)
 {
@@ -95,29 +135,28 @@ static int add_thread(struct core *c, const void *desc, size_t len)
  */
 static int add_files(struct core *c, const uint8_t *desc, size_t len)
 {
-	const uint64_t *w = (const uint64_t *)desc;
 	uint64_t count, pgsize, i;
 	const char *name, *end = (const char *)desc + len;
 
 	if (len < 16)
 		goto bad;
-	count = w[0];
-	pgsize = w[1];
+	count = word_at(desc, 0);
+	pgsize = word_at(desc, 1);
 	if (count > (len - 16) / 24)
 		goto bad;
 	c->map = calloc(count ? count : 1, sizeof(*c->map));
 	if (!c->map)
 		return -1;
-	name = (const char *)(w + 2 + 3 * count);
+	name = (const char *)desc + 8 * (2 + 3 * count);
 	for (i = 0; i < count; i++) {
 		struct core_map *m = &c->map[i];
 		size_t n = strnlen(name, end - name);
 
 		if (name + n >= end)
 			goto bad;
-		m->start = w[2 + 3 * i];
-		m->end = w[3 + 3 * i];
-		m->offset = w[4 + 3 * i] * pgsize;
+		m->start = word_at(desc, 2 + 3 * i);
+		m->end = word_at(desc, 3 + 3 * i);
+		m->offset = word_at(desc, 4 + 3 * i) * pgsize;
 		m->path = name;
 		name += n + 1;
 	}
@@ -129,13 +168,13 @@ bad:
 	return -1;
 }
 
-static void read_auxv(struct core *c, const uint64_t *w, size_t len)
+static void read_auxv(struct core *c, const uint8_t *desc, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i + 1 < len / 8; i += 2)
-		if (w[i] == 9)		/* AT_ENTRY */
-			c->entry = w[i + 1];
+		if (word_at(desc, i) == 9)		/* AT_ENTRY */
+			c->entry = word_at(desc, i + 1);
 }
 
 static int read_notes(struct core *c, const GElf_Phdr *ph)
@@ -165,7 +204,7 @@ static int read_notes(struct core *c, const GElf_Phdr *ph)
 				return -1;
 			break;
 		case NT_AUXV:
-			read_auxv(c, (const uint64_t *)desc, nh.n_descsz);
+			read_auxv(c, desc, nh.n_descsz);
 			break;
 		}
 	}
@@ -181,11 +220,9 @@ struct core *core_open(const char *path)
 	if (!c)
 		return NULL;
 	elf_version(EV_CURRENT);
-	c->fd = open(path, O_RDONLY);
-	if (c->fd < 0) {
-		fprintf(stderr, "kunwind: %s: cannot open\n", path);
+	c->fd = open_regular(path);
+	if (c->fd < 0)
 		goto err;
-	}
 	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
 	if (!c->elf || !gelf_getehdr(c->elf, &eh) || eh.e_type != ET_CORE ||
 	    eh.e_machine != EM_X86_64 || gelf_getclass(c->elf) != ELFCLASS64) {
@@ -217,6 +254,7 @@ struct core *core_open(const char *path)
 		s->vaddr = ph.p_vaddr;
 		s->memsz = ph.p_memsz;
 		s->offset = ph.p_offset;
+		s->exec = ph.p_flags & PF_X;
 		s->filesz = ph.p_filesz < ph.p_memsz ? ph.p_filesz : ph.p_memsz;
 		/* A truncated core: what is missing is missing. */
 		if (s->offset > c->size)
@@ -335,7 +373,7 @@ static const struct core_seg *seg_at(struct core *c, uint64_t addr)
 	return &c->seg[lo - 1];
 }
 
-static int file_fd(struct core *c, const char *path)
+int core_file_fd(struct core *c, const char *path)
 {
 	unsigned int i;
 
@@ -343,8 +381,10 @@ static int file_fd(struct core *c, const char *path)
 		if (!strcmp(c->file[i].path, path))
 			return c->file[i].fd;
 	/* One slot per mapping at most, allocated in core_open(). */
+	if (i == c->nr_maps)
+		return -1;
 	c->file[i].path = path;
-	c->file[i].fd = open(path, O_RDONLY);
+	c->file[i].fd = open_regular(path);
 	c->nr_files++;
 	return c->file[i].fd;
 }
@@ -356,7 +396,7 @@ static size_t read_file(struct core *c, uint64_t addr, void *buf, size_t len)
 	ssize_t got;
 	int fd;
 
-	if (!m || (fd = file_fd(c, m->path)) < 0)
+	if (!m || (fd = core_file_fd(c, m->path)) < 0)
 		return 0;
 	if (len > m->end - addr)
 		len = m->end - addr;
@@ -395,6 +435,13 @@ bool core_read(struct core *c, uint64_t addr, void *buf, size_t len)
 		len -= n;
 	}
 	return true;
+}
+
+bool core_code_at(struct core *c, uint64_t addr)
+{
+	const struct core_seg *s = seg_at(c, addr);
+
+	return s && s->exec;
 }
 
 bool core_segment(struct core *c, uint64_t addr, uint64_t *lo, uint64_t *hi)

@@ -47,6 +47,16 @@ int core_set_exe(struct core *c, const char *path);
  */
 bool core_read(struct core *c, uint64_t addr, void *buf, size_t len);
 
+/*
+ * The file at path, one of the mappings' (core_map()->path), opened at
+ * the first call and kept open: a regular file, opened without blocking
+ * (core.c says why).  -1 if it is not there or not a regular file.
+ */
+int core_file_fd(struct core *c, const char *path);
+
+/* Is addr in an executable memory segment (PT_LOAD with PF_X)? */
+bool core_code_at(struct core *c, uint64_t addr);
+
 /* Bounds of the memory segment (PT_LOAD) holding addr. */
 bool core_segment(struct core *c, uint64_t addr, uint64_t *lo, uint64_t *hi);
 
