@@ -71,16 +71,29 @@ static int module_base(struct stack_ctx *x, unsigned int i)
 	return -1;
 }
 
-static void module_load(struct module *mod)
+/*
+ * Open the module's file once: the core's reader opens the path (a
+ * regular file, without blocking: core_file_fd()), and the ELF reader
+ * and the table are given that file, through /proc/self/fd, not the path
+ * again, which may name something else by now.
+ */
+static void module_load(struct core *core, struct module *mod)
 {
+	int fd = core_file_fd(core, mod->path);
+	struct cfi_stats cs;
+	struct table_stats ts;
+	char path[32];
 	size_t len;
 
 	mod->loaded = true;
-	mod->elf = kelf_open(mod->path);
+	if (fd < 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	mod->elf = kelf_open(path);
 	if (!mod->elf)
 		return;
 	mod->bias = mod->start - kelf_load_base(mod->elf);
-	mod->table = kgen_table(mod->path, &len, NULL, NULL);
+	mod->table = kgen_build(mod->elf, NULL, 0, &len, &cs, &ts, NULL);
 	if (!mod->table)
 		fprintf(stderr, "kunwind-stack: %s: no table\n", mod->path);
 	else if (kunwind_table_check(mod->table, len) != KUNWIND_OK) {
@@ -126,7 +139,7 @@ static struct module *module_at(struct stack_ctx *x, uint64_t addr)
 		return NULL;
 	mod = &x->mod[x->map_mod[i]];
 	if (!mod->loaded)
-		module_load(mod);
+		module_load(x->core, mod);
 	if (!mod->elf)
 		return NULL;
 	k = x->next_hit++ % NR_HITS;
