@@ -271,12 +271,17 @@ __kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
 /*
  * Without a row, guess the frame from rbp as a frame pointer: saved rbp at
  * rbp, return address at rbp + 8.  Right for code built with frame
- * pointers, a guess elsewhere, so the trace is marked unreliable.
+ * pointers, a guess elsewhere, so the trace is marked unreliable.  rbp
+ * may equal sp: a function with a frame pointer and no locals calls with
+ * rsp == rbp (push %rbp; mov %rsp,%rbp; call), so its callee returns to
+ * sp == rbp, and a frame 0 stopped in its body has them equal too.  The
+ * caller's sp, rbp + 16, is above sp all the same (eu-stack's x86-64
+ * fallback asks that, and no more).
  */
 static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 		     unsigned long *sp, unsigned long *bp)
 {
-	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp <= s->sp ||
+	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp < s->sp ||
 	    s->bp & 7 || s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
 		return stop(s, KUNWIND_STOP_NO_ROW);
 	if (!read_word(s, s->bp + 8, ip) || !read_word(s, s->bp, bp))
