@@ -5,14 +5,24 @@
  * test the walker and the generator against eu-stack and gdb on the same
  * core (tests/stack.test), and to time the walk (--bench).
  *
- *   kunwind-stack --core CORE [--exe EXE] [--bench N] [--fp-fallback]
+ *   kunwind-stack --core CORE [--exe EXE] [--bench N] [--no-fp-fallback]
  *
  * Output, per thread:
  *
  *   TID 1234
  *   #0 0x7f0123456789 pause+0x32 (/lib/x86_64-linux-gnu/libc.so.6)
  *   #1 0x55d0c0ffee25 park+0x24 (/tmp/stackprog)
+ *   #2 0x55d0c0ffee80 fp_user+0x10 (/tmp/fpprog) [guess]
+ *   #3 0x7f0123400000 ??
  *   # stop: end of stack
+ *
+ * Where no row covers an ip (code without CFI, a file that cannot be
+ * read), the walker guesses the caller from rbp as a frame pointer, as
+ * eu-stack does; --no-fp-fallback stops there instead.  A guessed frame
+ * and every frame after it, which rest on the guess, end in " [guess]".
+ * A frame outside every readable ELF file has no name ("??") and no
+ * file; the walker accepts it if it lies in executable memory of the
+ * core.
  *
  * PCs are printed as eu-stack and gdb print them: the raw return address
  * for a called frame, not the return address - 1 the walker looks up.  The
@@ -182,10 +192,23 @@ static bool stack_bounds(void *ctx, unsigned long sp, unsigned long *lo,
 	return true;
 }
 
+/*
+ * Code outside every table (a file that cannot be read, code no ELF file
+ * maps): executable memory of the process.  A return address guessed from
+ * rbp that points anywhere else ends the walk.
+ */
+static bool text_ok(void *ctx, unsigned long ip)
+{
+	struct stack_ctx *x = ctx;
+
+	return core_code_at(x->core, ip);
+}
+
 static const struct kunwind_ops stack_ops = {
 	.find_seg	= find_seg,
 	.read		= read_mem,
 	.stack		= stack_bounds,
+	.text_ok	= text_ok,
 };
 
 /* Is the row for a return address the signal trampoline's? */
@@ -275,7 +298,7 @@ static void bench(struct stack_ctx *x, unsigned long n, unsigned int flags)
 static void usage(void)
 {
 	fprintf(stderr, "usage: kunwind-stack --core CORE [--exe EXE] "
-		"[--bench N] [--fp-fallback]\n");
+		"[--bench N] [--no-fp-fallback]\n");
 	exit(2);
 }
 
@@ -283,7 +306,7 @@ int main(int argc, char **argv)
 {
 	const char *core_path = NULL, *exe = NULL;
 	unsigned long nbench = 0;
-	unsigned int flags = 0, i;
+	unsigned int flags = KUNWIND_FP_FALLBACK, i;
 	struct stack_ctx x = { 0 };
 	int k;
 
@@ -294,7 +317,9 @@ int main(int argc, char **argv)
 			exe = argv[++k];
 		else if (!strcmp(argv[k], "--bench") && k + 1 < argc)
 			nbench = strtoul(argv[++k], NULL, 0);
-		else if (!strcmp(argv[k], "--fp-fallback"))
+		else if (!strcmp(argv[k], "--no-fp-fallback"))
+			flags &= ~KUNWIND_FP_FALLBACK;
+		else if (!strcmp(argv[k], "--fp-fallback"))	/* the default */
 			flags |= KUNWIND_FP_FALLBACK;
 		else
 			usage();
