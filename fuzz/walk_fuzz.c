@@ -17,7 +17,9 @@
  * ip is not text is never reported, that a stopped walk stays stopped and
  * unchanged, that the stop reason is one of the enum's, and that the walk
  * ends within max_depth steps.  With a lookup cache the walk runs twice
- * more, cold and warm, and must give the same frames.
+ * more, cold and warm, and must give the same frames; and kunwind_trace()
+ * (with and without the cache, in two parts cut after the split'th ip)
+ * must give that walk's ips and final state.
  *
  * Input (every byte string is valid; missing bytes read as zero, which
  * turns every hook off):
@@ -864,6 +866,45 @@ static void same_walk(const struct walk *a, const struct walk *b,
 			fuzz_fail("%s: frame %u differs", what, i);
 }
 
+/*
+ * kunwind_trace() gives the ips of the walk of kunwind_next(), and leaves
+ * the same state, also when stopped by max and resumed: in two parts, cut
+ * after the split'th ip.
+ */
+static void same_trace(struct walk_ctx *c, const struct walk *ref,
+		       unsigned long ip, unsigned long sp, unsigned long bp,
+		       unsigned int max_depth, struct kunwind_cache *cache,
+		       unsigned int split, const char *what)
+{
+	unsigned int flags = (c->mode & WALK_FP ? KUNWIND_FP_FALLBACK : 0) |
+			     (c->mode & WALK_CALLED ? KUNWIND_FIRST_CALLED : 0);
+	unsigned long pc[MAX_FRAMES + 1];
+	struct kunwind_state s;
+	unsigned int n, i, want;
+
+	kunwind_start(&s, &c->ops, c, ip, sp, bp, max_depth, flags);
+	s.cache = cache;
+	want = s.stop ? 0 : ref->depth + 1;	/* refused by kunwind_start() */
+	n = kunwind_trace(&s, pc, split);
+	if (n > split)
+		fuzz_fail("%s: %u ips stored, room for %u", what, n, split);
+	n += kunwind_trace(&s, pc + n, MAX_FRAMES + 1 - n);
+	if (n != want || s.stop != ref->stop ||
+	    s.depth != ref->depth || s.unreliable != ref->unreliable)
+		fuzz_fail("%s: %u ips, stop '%s' at depth %u, unreliable %d; "
+			  "kunwind_next(): %u, '%s', %u, %d", what, n,
+			  kunwind_stop_str(s.stop), s.depth, s.unreliable,
+			  want, kunwind_stop_str(ref->stop),
+			  ref->depth, ref->unreliable);
+	for (i = 0; i < n; i++)
+		if (pc[i] != ref->ip[i])
+			fuzz_fail("%s: ip %u is %#lx, kunwind_next() gave %#lx",
+				  what, i, pc[i], ref->ip[i]);
+	if (s.ip != ref->ip[ref->depth] || s.sp != ref->sp[ref->depth] ||
+	    s.bp != ref->bp[ref->depth] || s.exact_ip != ref->exact[ref->depth])
+		fuzz_fail("%s: the last frame differs", what);
+}
+
 static void trace_ctx(const struct walk_ctx *c)
 {
 	const struct kunwind_seg *seg = kunwind_segs(c->t);
@@ -965,6 +1006,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		trace_ctx(&c);
 
 	walk(&c, &w[0], ip, sp, bp, max_depth, NULL, trace);
+	same_trace(&c, &w[0], ip, sp, bp, max_depth, NULL, split, "trace");
 	if (c.mode & WALK_CACHE) {
 		cache = malloc(sizeof(*cache));
 		if (!cache)
@@ -974,6 +1016,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		same_walk(&w[0], &w[1], "cold cache");
 		walk(&c, &w[2], ip, sp, bp, max_depth, cache, trace);
 		same_walk(&w[0], &w[2], "warm cache");
+		same_trace(&c, &w[0], ip, sp, bp, max_depth, cache, split,
+			   "trace, warm cache");
+		kunwind_cache_clear(cache);
+		same_trace(&c, &w[0], ip, sp, bp, max_depth, cache, split,
+			   "trace, cold cache");
 		free(cache);
 	}
 

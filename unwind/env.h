@@ -28,6 +28,9 @@ typedef _Bool bool;
 #ifndef __always_inline		/* glibc's <sys/cdefs.h> may have it */
 #define __always_inline	inline __attribute__((always_inline))
 #endif
+#ifndef noinline
+#define noinline	__attribute__((noinline))
+#endif
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #endif

@@ -209,6 +209,8 @@ void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 		   void *ctx, unsigned long ip, unsigned long sp,
 		   unsigned long bp, unsigned int max_depth, unsigned int flags);
 bool kunwind_next(struct kunwind_state *s);
+unsigned int kunwind_trace(struct kunwind_state *s, unsigned long *pc,
+			   unsigned int max);
 /*
  * Is ip (exact, or a return address) code: a segment's, or as
  * ops->text_ok() says?  Not for ip 0.
