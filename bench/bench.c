@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <valgrind/callgrind.h>
 #include "../gen/gen.h"
 #include "bench.h"
 
@@ -246,10 +247,7 @@ static int kunwind_walk(void *ctx, unsigned long *pc, int max)
 	int n = 0;
 
 	kunwind_start(&s, &k_ops, b, r->ip, r->sp, r->bp, max, 0);
-	while (!kunwind_done(&s)) {
-		pc[n++] = s.ip;
-		kunwind_next(&s);
-	}
+	n = kunwind_trace(&s, pc, max);
 	b->stop = s.stop;
 	return n;
 }
@@ -260,15 +258,10 @@ static int kunwind_cached_walk(void *ctx, unsigned long *pc, int max)
 	struct bench *b = ctx;
 	const struct bench_regs *r = &b->stack.regs;
 	struct kunwind_state s;
-	int n = 0;
 
 	kunwind_start(&s, &k_ops, b, r->ip, r->sp, r->bp, max, 0);
 	s.cache = &k_cache;
-	while (!kunwind_done(&s)) {
-		pc[n++] = s.ip;
-		kunwind_next(&s);
-	}
-	return n;
+	return kunwind_trace(&s, pc, max);
 }
 
 /* ---- lookup only, and the cache lines a lookup touches ---- */
@@ -462,6 +455,7 @@ struct method {
 	unsigned long pc[MAX_FRAMES];
 	int n;
 	int skip;	/* pc[skip + i] is the reference's pc[i], for i >= 1 */
+	bool off;	/* not run on this stack */
 	struct timing tm;
 	const char *note;
 };
@@ -487,25 +481,15 @@ static void print_frames(const struct bench *b, const struct method *m)
 	}
 }
 
-/*
- * Compare m with the reference on the frames both have; 0 if equal.  A
- * walker of its own stack (m->skip > 0) starts above the bottom frame:
- * its frames are compared from the bottom frame's return address on.
- */
-static int compare(const struct method *ref, const struct method *m)
-{
-	int i, from = m->skip ? 1 : 0, n = m->n - m->skip, bad = 0, first = -1;
-	int common = ref->n < n ? ref->n : n;
-
-	for (i = from; i < common; i++)
-		if (ref->pc[i] != m->pc[m->skip + i] && !bad++)
-			first = i;
-	if (bad)
-		printf("bench: warning: %s and %s differ in %d of %d common frames (first #%d: %#lx vs %#lx)\n",
-		       ref->name, m->name, bad, common, first,
-		       ref->pc[first], m->pc[m->skip + first]);
-	return bad;
-}
+static struct method methods[NR_METHODS] = {
+	[M_KUNWIND]	= { .name = "kunwind",	    .walk = kunwind_walk },
+	[M_KUNWIND_CACHED] = { .name = "kunwind-cache", .walk = kunwind_cached_walk },
+	[M_FP]		= { .name = "fp",	    .walk = fp_walk },
+	[M_LIBUNWIND]	= { .name = "libunwind",    .walk = libunwind_walk },
+	[M_LIBUNWIND_PT] = { .name = "libunwind-pt", .walk = libunwind_walk },
+	[M_LIBUNWIND_FAST] = { .name = "libunwind-fast", .walk = libunwind_fast_walk },
+	[M_LIBDW]	= { .name = "libdw",	    .walk = libdw_walk },
+};
 
 /* Where m's own stack reaches the reference's frame 1; -1 if never. */
 static int align(const struct method *ref, const struct method *m)
@@ -518,14 +502,69 @@ static int align(const struct method *ref, const struct method *m)
 	return -1;
 }
 
-static struct method methods[NR_METHODS] = {
-	[M_KUNWIND]	= { .name = "kunwind",	    .walk = kunwind_walk },
-	[M_KUNWIND_CACHED] = { .name = "kunwind-cache", .walk = kunwind_cached_walk },
-	[M_FP]		= { .name = "fp",	    .walk = fp_walk },
-	[M_LIBUNWIND]	= { .name = "libunwind",    .walk = libunwind_walk },
-	[M_LIBUNWIND_PT] = { .name = "libunwind-pt", .walk = libunwind_walk },
-	[M_LIBUNWIND_FAST] = { .name = "libunwind-fast", .walk = libunwind_fast_walk },
-	[M_LIBDW]	= { .name = "libdw",	    .walk = libdw_walk },
+/*
+ * How many frames m must report, given kunwind's (the reference's): all
+ * of them, but for the rbp chain, which ends at the first frame outside
+ * the executable (libc has no frame pointers) and for unw_backtrace(),
+ * which walks its own stack, m->skip frames more.
+ */
+static int frames_due(const struct bench *b, const struct method *ref,
+		      const struct method *m)
+{
+	int i;
+
+	if (m != &methods[M_FP])
+		return ref->n + m->skip;
+	for (i = 0; i < ref->n; i++)
+		if (object_at(b, i ? ref->pc[i] - 1 : ref->pc[i]) !=
+		    &b->obj[OBJ_EXE])
+			return i + 1;
+	return ref->n;
+}
+
+/*
+ * m against the reference: the same count (frames_due()) and the same pcs
+ * frame for frame.  A walker of its own stack (m->skip > 0) is compared
+ * from the bottom frame's return address on: its frame 0 is elsewhere in
+ * the bottom function.  Any difference is an error: a ratio of walks that
+ * do not report the same frames means nothing.
+ */
+static int compare(const struct bench *b, const struct method *ref,
+		   const struct method *m)
+{
+	int i, from = m->skip ? 1 : 0, due = frames_due(b, ref, m);
+	int common = ref->n < m->n - m->skip ? ref->n : m->n - m->skip;
+
+	if (m->n != due) {
+		printf("bench: error: %s reports %d frames, %s %d (%d due)\n",
+		       m->name, m->n - m->skip, ref->name, ref->n,
+		       due - m->skip);
+		return 1;
+	}
+	for (i = from; i < common; i++)
+		if (ref->pc[i] != m->pc[m->skip + i]) {
+			printf("bench: error: %s and %s differ at frame #%d: %#lx vs %#lx\n",
+			       ref->name, m->name, i, ref->pc[i],
+			       m->pc[m->skip + i]);
+			return 1;
+		}
+	return 0;
+}
+
+
+/*
+ * The two stacks: bench/stack.c built twice (bench.mk), the same code
+ * with frame pointers, so that the rbp chain has something to walk, and
+ * without, as a kernel built without them, where only tables can.
+ */
+static const struct stack_kind {
+	const char *name;
+	int (*deep)(int depth, bench_bottom_fn fn, void *arg);
+	bool fp;
+	const char *what;
+} stacks[] = {
+	{ "fp", bench_deep_stack, true, "built -fno-omit-frame-pointer" },
+	{ "nofp", bench_deep_stack_nofp, false, "built -fomit-frame-pointer: no rbp chain" },
 };
 
 /*
@@ -537,6 +576,11 @@ static struct method methods[NR_METHODS] = {
  */
 static void prepare(struct method *m)
 {
+	if (m == &methods[M_LIBUNWIND]) {
+		if (libunwind_setup(0))
+			m->note = "unw_set_caching_policy failed";
+		m->walk(m->ctx, m->pc, MAX_FRAMES);
+	}
 	if (m == &methods[M_LIBUNWIND_PT]) {
 		if (libunwind_setup(1))
 			m->note = "unw_set_caching_policy failed";
@@ -555,13 +599,16 @@ static void report_lines(const char *what, struct line_hist *range,
 	hist_print(name, read);
 }
 
+static const struct stack_kind *cur_stack;
+
 static void at_bottom(const struct bench_regs *regs, void *arg)
 {
 	struct bench *b = arg;
+	const struct stack_kind *sk = cur_stack;
 	struct method *k = &methods[M_KUNWIND];
 	struct line_hist range = { .total = 0 }, read = { .total = 0 };
 	struct timing lk;
-	char err[256];
+	char err[256], what[32];
 	int i, bad = 0;
 
 	b->stack.regs = *regs;
@@ -571,13 +618,16 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 		exit(1);
 	}
 
-	methods[M_KUNWIND].ctx = b;
-	methods[M_KUNWIND_CACHED].ctx = b;
+	for (i = 0; i < NR_METHODS; i++) {
+		methods[i].ctx = i <= M_KUNWIND_CACHED ? (void *)b : &b->stack;
+		methods[i].n = 0;
+		methods[i].skip = 0;
+		methods[i].off = i == M_FP && !sk->fp;
+	}
 	methods[M_KUNWIND_CACHED].note = "256-entry lookup cache, warm";
 	kunwind_cache_clear(&k_cache);
-	for (i = M_FP; i < NR_METHODS; i++)
-		methods[i].ctx = &b->stack;
-	methods[M_FP].note = "rbp chain; ends in libc";
+	methods[M_FP].note = sk->fp ? "rbp chain; ends in libc" :
+				      "no frame pointers: not walked";
 	methods[M_LIBUNWIND].note = "UNW_CACHE_GLOBAL, warm";
 	methods[M_LIBUNWIND_PT].note = "UNW_CACHE_PER_THREAD, warm";
 	methods[M_LIBUNWIND_FAST].note = "unw_backtrace(), trace cache warm, own frames above the bottom counted";
@@ -590,8 +640,9 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 
 	/* A first walk each: the frames, and warm caches (libunwind's). */
 	for (i = 0; i < NR_METHODS; i++)
-		methods[i].n = methods[i].walk(methods[i].ctx, methods[i].pc,
-					       MAX_FRAMES);
+		if (!methods[i].off)
+			methods[i].n = methods[i].walk(methods[i].ctx,
+						       methods[i].pc, MAX_FRAMES);
 	k->note = kunwind_stop_str(b->stop);
 	methods[M_LIBUNWIND_FAST].skip = align(k, &methods[M_LIBUNWIND_FAST]);
 	if (methods[M_LIBUNWIND_FAST].skip < 0) {
@@ -601,23 +652,38 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 	}
 	methods[M_LIBDW].note = libdw_last_error(err, sizeof(err)) ?
 				strdup(err) : "end of stack";
-	if (verbose)
-		for (i = 0; i < NR_METHODS; i++)
-			print_frames(b, &methods[i]);
+	if (b->stop != KUNWIND_STOP_END) {
+		printf("bench: error: kunwind stopped early: %s\n", k->note);
+		bad++;
+	}
 	for (i = 1; i < NR_METHODS; i++)
-		bad += compare(k, &methods[i]);
-	if (!bad)
-		printf("check   all %d walks agree on the pcs of their common frames\n",
-		       NR_METHODS);
+		if (!methods[i].off)
+			bad += compare(b, k, &methods[i]);
+	if (verbose || bad)
+		for (i = 0; i < NR_METHODS; i++)
+			if (!methods[i].off)
+				print_frames(b, &methods[i]);
+	if (bad) {
+		printf("bench: error: the walkers disagree on the %s stack: no ratio\n",
+		       sk->name);
+		exit(1);
+	}
+	printf("check   every walker reports kunwind's %d frames, pc for pc%s\n",
+	       k->n, sk->fp ? " (the rbp chain up to libc)" : "");
 
 	for (i = 0; i < NR_METHODS; i++) {
 		struct method *m = &methods[i];
 
+		if (m->off) {
+			printf("walk    %-14s n/a (%s)\n", m->name, m->note);
+			continue;
+		}
 		prepare(m);
 		m->tm = time_it(m->walk, m->ctx);
-		printf("walk    %-12s %3d frames %9.1f ns/walk %8.2f ns/frame  (rounds %.1f..%.1f ns/walk, %ld walks each; %s)\n",
-		       m->name, m->n, m->tm.med, m->tm.med / m->n,
-		       m->tm.min, m->tm.max, m->tm.iters, m->note);
+		printf("walk    %-14s %3d frames %9.1f ns/walk %8.2f ns/frame  (rounds %.1f..%.1f ns/walk, %ld walks each; %s)\n",
+		       m->name, m->n - m->skip, m->tm.med,
+		       m->tm.med / m->n, m->tm.min, m->tm.max, m->tm.iters,
+		       m->note);
 	}
 
 	lookup_set(b, k->pc, k->n);
@@ -629,20 +695,59 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 		hist_add(&range, lookup_lines(b->lk_table[i], b->lk_addr[i], true));
 		hist_add(&read, lookup_lines(b->lk_table[i], b->lk_addr[i], false));
 	}
-	report_lines("walk", &range, &read);
+	snprintf(what, sizeof(what), "walk %s", sk->name);
+	report_lines(what, &range, &read);
 
 	for (i = 0; i < NR_METHODS; i++)
-		printf("result: walk %s frames=%d ns_walk=%.1f ns_frame=%.3f\n",
-		       methods[i].name, methods[i].n, methods[i].tm.med,
-		       methods[i].tm.med / methods[i].n);
-	printf("result: lookup ns=%.3f le2_lines=%.1f le2_lines_probed=%.1f\n",
-	       lk.med / b->nr_lk, hist_le2(&range), hist_le2(&read));
-	printf("result: check mismatches=%d\n", bad);
+		if (!methods[i].off)
+			printf("result: walk-%s %s frames=%d ns_walk=%.1f ns_frame=%.3f\n",
+			       sk->name, methods[i].name, methods[i].n,
+			       methods[i].tm.med,
+			       methods[i].tm.med / methods[i].n);
+	printf("result: lookup-%s ns=%.3f le2_lines=%.1f le2_lines_probed=%.1f\n",
+	       sk->name, lk.med / b->nr_lk, hist_le2(&range), hist_le2(&read));
+}
+
+/*
+ * Instructions, not time: each method walks count times on the no-frame-
+ * pointer stack (the rbp chain on the other), between callgrind's
+ * toggles (bench/run.sh runs this under valgrind --tool=callgrind
+ * --collect-atstart=no --dump-instr=no and divides by count * frames).
+ */
+static int count_walks;
+
+static void count_bottom(const struct bench_regs *regs, void *arg)
+{
+	struct bench *b = arg;
+	struct method *m;
+	long i;
+	int j;
+
+	b->stack.regs = *regs;
+	for (j = 0; j < NR_METHODS; j++) {
+		m = &methods[j];
+		if ((j == M_FP) != cur_stack->fp)
+			continue;
+		m->ctx = j <= M_KUNWIND_CACHED ? (void *)b : &b->stack;
+		if (j == M_LIBDW && libdw_setup(&b->stack, NULL, 0))
+			exit(1);
+		prepare(m);
+		m->n = m->walk(m->ctx, m->pc, MAX_FRAMES);	/* warm */
+		CALLGRIND_ZERO_STATS;
+		CALLGRIND_TOGGLE_COLLECT;
+		for (i = 0; i < count_walks; i++)
+			m->walk(m->ctx, m->pc, MAX_FRAMES);
+		CALLGRIND_TOGGLE_COLLECT;
+		printf("result: count %s frames=%d walks=%d\n", m->name,
+		       m->n, count_walks);
+		CALLGRIND_DUMP_STATS_AT(m->name);
+	}
 }
 
 static int walk_main(void)
 {
 	static struct bench b;
+	unsigned int i;
 
 	if (load_tables(&b))
 		return 1;
@@ -651,7 +756,16 @@ static int walk_main(void)
 		fprintf(stderr, "kunwind-bench: no [stack] in /proc/self/maps\n");
 		return 1;
 	}
-	bench_deep_stack(BENCH_DEPTH, at_bottom, &b);
+	for (i = 0; i < sizeof(stacks) / sizeof(stacks[0]); i++) {
+		cur_stack = &stacks[i];
+		if (count_walks) {
+			cur_stack->deep(BENCH_DEPTH, count_bottom, &b);
+			continue;
+		}
+		printf("\n--- walks on the %s stack (bench/stack.c %s)\n",
+		       cur_stack->name, cur_stack->what);
+		cur_stack->deep(BENCH_DEPTH, at_bottom, &b);
+	}
 	return 0;
 }
 
@@ -742,10 +856,15 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 3 && !strcmp(argv[1], "lookup"))
 		return lookup_main(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "count")) {
+		count_walks = atoi(argv[2]);
+		if (count_walks > 0)
+			return walk_main();
+	}
 	if (argc == 2 && !strcmp(argv[1], "-v"))
 		verbose = true;
 	else if (argc != 1) {
-		fprintf(stderr, "usage: kunwind-bench [-v] | kunwind-bench lookup FILE\n");
+		fprintf(stderr, "usage: kunwind-bench [-v] | kunwind-bench lookup FILE | kunwind-bench count N\n");
 		return 2;
 	}
 	return walk_main();

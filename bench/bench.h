@@ -2,7 +2,8 @@
 /*
  * kunwind-bench internals.
  *
- *   stack.c   the deep stack the walks run on (built with frame pointers)
+ *   stack.c   the deep stack the walks run on, built twice: with frame
+ *             pointers and without (bench_deep_stack_nofp())
  *   peers.c   the walkers kunwind is compared with: rbp chain, libunwind,
  *             libdw; kept apart from bench.c because <elfutils/libdwfl.h>
  *             and unwind/env.h both define bool
@@ -34,6 +35,8 @@ typedef int (*bench_walk_fn)(void *ctx, unsigned long *pc, int max);
 /* stack.c: recurse depth frames deep, capture registers, call fn there. */
 typedef void (*bench_bottom_fn)(const struct bench_regs *regs, void *arg);
 int bench_deep_stack(int depth, bench_bottom_fn fn, void *arg);
+/* stack.c built -fomit-frame-pointer (bench.mk) */
+int bench_deep_stack_nofp(int depth, bench_bottom_fn fn, void *arg);
 
 /* peers.c; each walk takes a struct bench_stack * as ctx */
 int fp_walk(void *stack, unsigned long *pc, int max);

@@ -5,15 +5,21 @@
 #
 # Every bench object is built with frame pointers, not only the deep
 # stack: the rbp chain must run unbroken from the bottom frame to main()
-# for the frame-pointer walk to cover the same frames as the others.
+# for the frame-pointer walk to cover the same frames as the others.  The
+# deep stack is built a second time without (stack-nofp.o).
 
 BENCH_SRC    := bench/bench.c bench/peers.c bench/stack.c
-BENCH_OBJ    := $(BENCH_SRC:%.c=$(O)/%.o)
+BENCH_OBJ    := $(BENCH_SRC:%.c=$(O)/%.o) $(O)/bench/stack-nofp.o
 BENCH_CFLAGS := -O2 -g -fno-omit-frame-pointer
 
 $(O)/bench/%.o: bench/%.c bench/bench.h gen/gen.h unwind/*.h
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) $(WFLAGS) -c -o $@ $<
+
+# The same deep stack without frame pointers (bench_deep_stack_nofp()).
+$(O)/bench/stack-nofp.o: bench/stack.c bench/bench.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -fomit-frame-pointer -DBENCH_NOFP $(WFLAGS) -c -o $@ $<
 
 $(O)/bench/kunwind-bench: $(BENCH_OBJ) $(CORE_OBJ) $(GEN_OBJ)
 	$(CC) $(BENCH_CFLAGS) -o $@ $^ -lelf -ldw -lunwind

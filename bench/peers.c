@@ -155,11 +155,14 @@ int libdw_setup(const struct bench_stack *stack, char *err, int len)
 {
 	dw.pid = getpid();
 	dw.stack = stack;
+	if (dw.dwfl)
+		dwfl_end(dw.dwfl);
 	dw.dwfl = dwfl_begin(&dw_cb);
 	if (!dw.dwfl)
 		goto fail;
 	if (dwfl_linux_proc_report(dw.dwfl, dw.pid)) {
-		snprintf(err, len, "dwfl_linux_proc_report failed");
+		if (err)
+			snprintf(err, len, "dwfl_linux_proc_report failed");
 		return -1;
 	}
 	if (dwfl_report_end(dw.dwfl, NULL, NULL))
@@ -168,7 +171,8 @@ int libdw_setup(const struct bench_stack *stack, char *err, int len)
 		goto fail;
 	return 0;
 fail:
-	snprintf(err, len, "%s", dwfl_errmsg(-1));
+	if (err)
+		snprintf(err, len, "%s", dwfl_errmsg(-1));
 	return -1;
 }
 

@@ -4,14 +4,20 @@
  * of different shapes (a small frame, a frame with a local array and
  * callee-saved registers, a frame with a variable-length array), then a
  * bottom function that captures rip, rsp and rbp and hands them to the
- * bench.  bench.mk builds this file with -O2 -fno-omit-frame-pointer so
- * that the rbp chain is intact and the frame-pointer walk can run on the
- * very same stack as the table-driven walkers.
+ * bench.  bench.mk builds this file twice: with -fno-omit-frame-pointer,
+ * so that the rbp chain is intact and the frame-pointer walk can run on
+ * the very same stack as the table-driven walkers, and, as
+ * bench_deep_stack_nofp() (BENCH_NOFP), with -fomit-frame-pointer, the
+ * stack of code built without them, where only tables can walk.
  *
  * No call here may become a tail call (the frame would vanish), hence the
  * work after every call, and no function may be inlined into another.
  */
 #include "bench.h"
+
+#ifdef BENCH_NOFP
+#define bench_deep_stack bench_deep_stack_nofp
+#endif
 
 #define noinline __attribute__((noinline))
 
