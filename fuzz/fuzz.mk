@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-# libFuzzer targets for the CFI parser, the table checker and the walker.
+# libFuzzer targets for the CFI parser, the whole generator on an ELF file,
+# the table checker and the walker; and kunwind-gen on hostile files.
 #
-#   make fuzz          build $(O)/fuzz/{cfi,table,walk}_fuzz and a seed
+#   make fuzz          build $(O)/fuzz/{cfi,elf,table,walk}_fuzz and a seed
 #                      corpus from this machine's binaries in $(O)/fuzz/corpus
 #   make fuzz-corpus   regenerate the small committed seeds in fuzz/corpus
 #   fuzz/fuzz.test     a bounded smoke run of each target (part of make check)
+#   fuzz/hostile.test  kunwind-gen on the hostile objects of fuzz/hostile/
+#                      (part of make check)
 #
 # See fuzz/README.md for long runs.
 
 FUZZ_CC     ?= clang-14
 FUZZ_CFLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined \
 	       -fno-sanitize-recover=all $(WFLAGS)
-FUZZ_NAMES  := cfi table walk
+FUZZ_NAMES  := cfi elf table walk
 FUZZ_BINS   := $(FUZZ_NAMES:%=$(O)/fuzz/%_fuzz)
 FUZZ_DEPS   := fuzz/fuzz.h fuzz/fuzz.mk unwind/*.h $(CORE_SRC)
 
@@ -32,6 +35,10 @@ FUZZ_DWARF  := $(O)/fuzz/dwarf-O2.so $(O)/fuzz/dwarf-O0.so
 fuzz: $(FUZZ_BINS) $(O)/fuzz/corpus/.done
 
 $(O)/fuzz/cfi_fuzz: fuzz/cfi_fuzz.c $(FUZZ_DEPS) gen/gen.h $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(GEN_SRC) $(GEN_LIBS)
+
+$(O)/fuzz/elf_fuzz: fuzz/elf_fuzz.c $(FUZZ_DEPS) gen/gen.h $(GEN_SRC)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(GEN_SRC) $(GEN_LIBS)
 
@@ -239,7 +246,8 @@ FUZZ_SEED := python3 -c "$$FUZZ_SEED_PY"
 # The committed seeds: a few KiB from small real objects, cut to size.
 fuzz-corpus: $(O)/kunwind-gen $(FUZZ_DWARF)
 	@# Overwrites the seeds it makes; keeps the regress-* reproducers.
-	mkdir -p fuzz/corpus/cfi fuzz/corpus/table fuzz/corpus/walk
+	mkdir -p fuzz/corpus/cfi fuzz/corpus/elf fuzz/corpus/table fuzz/corpus/walk
+	cp $(FUZZ_REL) fuzz/corpus/elf/crt1.o
 	$(FUZZ_SEED) cfi fuzz/corpus/cfi/true.eh_frame $(FUZZ_EXE) .eh_frame 1024
 	$(FUZZ_SEED) cfi fuzz/corpus/cfi/crt1.o.eh_frame $(FUZZ_REL) .eh_frame 0
 	$(FUZZ_SEED) cfi-signal fuzz/corpus/cfi/libc-restore_rt.eh_frame $(FUZZ_LIBC)
@@ -261,7 +269,8 @@ fuzz-corpus: $(O)/kunwind-gen $(FUZZ_DWARF)
 # their tables.  Rebuilt with kunwind-gen, never kept in git.
 $(O)/fuzz/corpus/.done: fuzz/fuzz.mk $(O)/kunwind-gen $(FUZZ_DWARF)
 	rm -rf $(@D)
-	mkdir -p $(@D)/cfi $(@D)/table $(@D)/walk
+	mkdir -p $(@D)/cfi $(@D)/elf $(@D)/table $(@D)/walk
+	cp $(FUZZ_REL) $(FUZZ_DWARF) $(@D)/elf/
 	$(FUZZ_SEED) cfi $(@D)/cfi/true.eh_frame $(FUZZ_EXE) .eh_frame 0
 	$(FUZZ_SEED) cfi $(@D)/cfi/libz.eh_frame $(FUZZ_LIBZ) .eh_frame 0
 	$(FUZZ_SEED) cfi $(@D)/cfi/libc.eh_frame $(FUZZ_LIBC) .eh_frame 16384
@@ -285,6 +294,6 @@ $(O)/fuzz/corpus/.done: fuzz/fuzz.mk $(O)/kunwind-gen $(FUZZ_DWARF)
 	touch $@
 
 CHECK_BUILD += fuzz
-CHECKS += fuzz/fuzz.test
+CHECKS += fuzz/fuzz.test fuzz/hostile.test
 
 .PHONY: fuzz fuzz-corpus

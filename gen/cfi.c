@@ -236,10 +236,17 @@ static void parse_cie(struct ctx *c, uint64_t off, struct cie *cie)
 
 		switch (*aug) {
 		case 'R':
-			/* absolute or PC-relative: what x86-64 toolchains use */
+			/*
+			 * Absolute or PC-relative: what x86-64 toolchains
+			 * use.  An indirect pointer is the address of a cell
+			 * holding the address, which only the loaded image
+			 * has: its FDEs are refused (and counted as
+			 * malformed), never read as direct.
+			 */
 			cie->fde_enc = rd_n(&r, 1);
-			if ((cie->fde_enc & PE_APP) != 0 &&
-			    (cie->fde_enc & PE_APP) != PE_PCREL)
+			if (((cie->fde_enc & PE_APP) != 0 &&
+			     (cie->fde_enc & PE_APP) != PE_PCREL) ||
+			    (cie->fde_enc & PE_INDIRECT))
 				return;
 			break;
 		case 'P':
@@ -722,16 +729,20 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 	}
 
 	pc_field = r->p - c->data;
-	start = rd_enc(r, cie->fde_enc & ~PE_INDIRECT);
+	start = rd_enc(r, cie->fde_enc);
 	range = rd_enc(r, cie->fde_enc & PE_FORMAT);
 	if (r->err) {
 		c->st->fdes_bad++;
 		return;
 	}
 	if (is_rel(c)) {
+		const struct ksec *text;
+
+		/* Against a discarded section, or one that holds no code. */
 		if (!kelf_reloc_at(c->e, c->sec, pc_field, &shndx, &start) ||
-		    !kelf_sec(c->e, shndx)) {
-			c->st->fdes_skipped++;	/* against a discarded section */
+		    !(text = kelf_sec(c->e, shndx)) ||
+		    !(text->flags & SHF_EXECINSTR)) {
+			c->st->fdes_skipped++;
 			return;
 		}
 	} else {

@@ -122,8 +122,18 @@ struct kelf *kelf_open(const char *path)
 
 		if (!scn || !gelf_getshdr(scn, &sh))
 			continue;
-		s->idx = i;
+		/*
+		 * A section without a name is left out, as one that cannot
+		 * be read: the table names its segments after sections, and
+		 * every kelf_*() lookup would otherwise need to check.
+		 */
 		s->name = elf_strptr(e->elf, shstrndx, sh.sh_name);
+		if (!s->name) {
+			fprintf(stderr, "kunwind: %s: section %zu: name unreadable: section ignored\n",
+				path, i);
+			continue;
+		}
+		s->idx = i;
 		s->addr = sh.sh_addr;
 		s->size = sh.sh_size;
 		s->flags = sh.sh_flags;

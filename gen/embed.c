@@ -20,9 +20,14 @@
  * .kunwind) gets a fresh table.  The file is written to a temporary copy
  * and renamed, so an interrupted build never leaves a half-written .o.
  *
+ * A table with no segment (an object without code, or without any CFI,
+ * hint or ORC) is not embedded: the object is left as it is.
+ *
  * This file and elf.c are the two that use libelf: elf.c reads, this
- * writes.
+ * writes.  It also writes `kunwind-gen build`'s table file, the same way
+ * (kgen_write_file()).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -63,7 +68,23 @@ static void *keep(struct embed *m, size_t len)
 	return p;
 }
 
-/* The table of in, as `kunwind-gen build` makes it, and each segment's section. */
+static bool has_code(const struct kelf *e)
+{
+	unsigned int i;
+
+	for (i = 1; i < kelf_nr_secs(e); i++) {
+		const struct ksec *s = kelf_sec(e, i);
+
+		if (s && (s->flags & SHF_EXECINSTR) && s->size)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The table of in, as `kunwind-gen build` makes it, and each segment's
+ * section; m->nr_segs 0 if it would be empty.
+ */
 static int build(struct embed *m)
 {
 	struct cfi_stats cs;
@@ -89,14 +110,25 @@ static int build(struct embed *m)
 	m->table = kgen_build(e, NULL, 0, &m->len, &cs, &ts, m->seg_shndx);
 	if (!m->table)
 		goto out;
-	if (!cs.sections)
-		fprintf(stderr, "kunwind-gen: %s: warning: no .debug_frame or .eh_frame (built without CONFIG_DEBUG_INFO?): embedding an empty table\n",
-			m->path);
 	if (cs.fdes_bad)
 		fprintf(stderr, "kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
 			m->path, cs.fdes_bad);
 	h = m->table;
 	m->nr_segs = h->nr_segs;
+	/*
+	 * A table without segments describes nothing, and the kernel would
+	 * refuse it with a warning at every load: the object is left as it
+	 * is, and this is no error, so that a module without code (or
+	 * built without unwind information) still builds.
+	 */
+	if (!m->nr_segs) {
+		fprintf(stderr, "kunwind-gen: %s: %s: no table embedded\n",
+			m->path, has_code(e) ?
+			"no unwind rows (no .debug_frame or .eh_frame: built without CONFIG_DEBUG_INFO?; no hint, no ORC)" :
+			"no code");
+		ret = 0;
+		goto out;
+	}
 	/* RELA: the base fields must be 0, the loader adds S + A. */
 	for (k = 0; k < m->nr_segs; k++)
 		((struct kunwind_seg *)&kunwind_segs(h)[k])->base = 0;
@@ -431,6 +463,24 @@ out:
 	return ret;
 }
 
+/* All of p to fd; -1 with errno set if it cannot be written. */
+static int write_all(int fd, const void *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0)
+			return -1;
+		if (!w) {
+			errno = EIO;
+			return -1;
+		}
+		p = (const char *)p + w;
+		n -= w;
+	}
+	return 0;
+}
+
 static int copy_file(const char *from, const char *to, int out)
 {
 	struct stat st;
@@ -443,10 +493,16 @@ static int copy_file(const char *from, const char *to, int out)
 		goto err;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			break;
-	if (n || fchmod(out, st.st_mode & 07777)) {
-		perror(n < 0 ? from : to);
+		if (write_all(out, buf, n)) {
+			perror(to);
+			goto err;
+		}
+	if (n < 0) {
+		perror(from);
+		goto err;
+	}
+	if (fchmod(out, st.st_mode & 07777)) {
+		perror(to);
 		goto err;
 	}
 	close(in);
@@ -474,6 +530,61 @@ static int verify(const struct embed *m, const char *path)
 	return ret;
 }
 
+/*
+ * A new file beside path (same directory, so rename() can replace path
+ * with it), opened for writing; -1 on error, reported.  *tmp is its name,
+ * malloc'ed.
+ */
+static int tmp_beside(const char *path, char **tmp)
+{
+	int fd;
+
+	*tmp = malloc(strlen(path) + sizeof(".kunwind-XXXXXX"));
+	if (!*tmp) {
+		fprintf(stderr, "kunwind-gen: %s: out of memory\n", path);
+		return -1;
+	}
+	strcpy(*tmp, path);
+	strcat(*tmp, ".kunwind-XXXXXX");
+	fd = mkstemp(*tmp);
+	if (fd < 0)
+		perror(*tmp);
+	return fd;
+}
+
+/*
+ * Write buf to path as a new file renamed over the old one: a reader (or
+ * another link to the old file) sees the old table or the new one, never
+ * a part of it, and a write that fails leaves the old one as it was.
+ */
+int kgen_write_file(const char *path, const void *buf, size_t len)
+{
+	char *tmp = NULL;
+	mode_t mask = umask(0);
+	int fd, ret = -1;
+
+	umask(mask);
+	fd = tmp_beside(path, &tmp);
+	if (fd < 0)
+		goto out;
+	/* mkstemp() makes it 0600: give it what open() would have given. */
+	if (write_all(fd, buf, len) || fchmod(fd, 0666 & ~mask)) {
+		perror(path);
+		close(fd);
+		goto out;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		perror(path);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (tmp && ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
 int kgen_embed(const char *in, const char *out)
 {
 	struct embed m = { .path = in };
@@ -485,22 +596,20 @@ int kgen_embed(const char *in, const char *out)
 		out = in;
 	if (build(&m))
 		goto out;
-	tmp = malloc(strlen(out) + sizeof(".kunwind-XXXXXX"));
-	if (!tmp)
-		goto out;
-	strcpy(tmp, out);
-	strcat(tmp, ".kunwind-XXXXXX");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		perror(tmp);
+	if (!m.nr_segs && !strcmp(in, out)) {
+		ret = 0;		/* nothing to embed, nothing to write */
 		goto out;
 	}
+	fd = tmp_beside(out, &tmp);
+	if (fd < 0)
+		goto out;
 	if (copy_file(in, tmp, fd) || close(fd)) {
 		fd = -1;
 		goto out;
 	}
 	fd = -1;
-	if (edit(&m, tmp) || verify(&m, tmp))
+	/* Nothing to embed: out is a copy of in. */
+	if (m.nr_segs && (edit(&m, tmp) || verify(&m, tmp)))
 		goto out;
 	if (rename(tmp, out)) {
 		perror(out);

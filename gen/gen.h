@@ -155,9 +155,16 @@ void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
  * embed.c: build the table of the relocatable object in (both frame
  * sections and the hints, as kgen_table()) and write in, with the table
  * in section .kunwind, to out (in place if out is NULL or in).  An older
- * .kunwind is replaced.  0 on success, else a message went to stderr.
+ * .kunwind is replaced.  A table that would be empty is not embedded
+ * (out is then a copy of in), with a message.  0 on success, else a
+ * message went to stderr.
  */
 int kgen_embed(const char *in, const char *out);
+/*
+ * Write len bytes to path as a new file renamed over it, never in place.
+ * 0 on success, else a message went to stderr.
+ */
+int kgen_write_file(const char *path, const void *buf, size_t len);
 
 /* dump.c */
 void dump_rule(FILE *f, const struct kunwind_rule *r);

@@ -220,13 +220,8 @@ int main(int argc, char **argv)
 		dump_table(stdout, b.table);
 	} else if (!strcmp(cmd, "stats")) {
 		ret = stats(&b);
-	} else {
-		FILE *f = fopen(out, "wb");
-
-		if (!f || fwrite(b.table, 1, b.len, f) != b.len || fclose(f)) {
-			fprintf(stderr, "kunwind-gen: %s: cannot write\n", out);
-			ret = 1;
-		}
+	} else if (kgen_write_file(out, b.table, b.len)) {
+		ret = 1;
 	}
 	free(b.table);
 	kelf_close(b.e);

@@ -173,6 +173,12 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 
 		for (j = i; j < rows->nr && rows->row[j].shndx == rows->row[i].shndx; j++)
 			;
+		/*
+		 * Rows of a file are section-relative: without their section
+		 * (one elf.c left out) there is no base to put them at.
+		 */
+		if (e && !sec)
+			continue;
 		p = realloc(seg, (nseg + 1) * sizeof(*seg));
 		if (!p)
 			goto out;
@@ -181,7 +187,8 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 		s->shndx = rows->row[i].shndx;
 		if (sec) {
 			s->name = sec->name;
-			s->base = sec->addr;
+			/* ET_REL: rows are section offsets, whatever sh_addr says */
+			s->base = kelf_type(e) == ET_REL ? 0 : sec->addr;
 			s->size = sec->size;
 		} else {
 			uint64_t hi = 0;
