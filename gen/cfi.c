@@ -159,8 +159,9 @@ struct ctx {
 	enum cfi_kind kind;
 	struct cfi_rows *out;
 	struct cfi_stats *st;
-	struct cie *cies;		/* cache, open addressing by offset */
-	size_t cie_slots;
+	struct cie *cies;		/* the CIEs met so far, good or bad */
+	size_t nr_cies, cies_alloc;
+	struct kgen_map cie_index;	/* offset -> cies[] */
 };
 
 static bool is_rel(const struct ctx *c)
@@ -277,54 +278,33 @@ done:
 	cie->ok = true;
 }
 
+/*
+ * The CIE at off, parsed once (an .eh_frame has a handful, shared by
+ * thousands of FDEs); NULL if it is malformed.  The pointer lasts until
+ * the next call.
+ */
 static const struct cie *get_cie(struct ctx *c, uint64_t off)
 {
-	size_t i, n;
+	long i;
 
 	if (off >= c->len)
 		return NULL;
-	if (!c->cies) {
-		c->cie_slots = 1024;
-		c->cies = calloc(c->cie_slots, sizeof(*c->cies));
-		if (!c->cies)
-			return NULL;
-		for (i = 0; i < c->cie_slots; i++)
-			c->cies[i].off = ~0ULL;
-	}
-	for (n = 0, i = (off * 0x9e3779b97f4a7c15ULL >> 40) % c->cie_slots;
-	     n < c->cie_slots; n++, i = (i + 1) % c->cie_slots) {
-		if (c->cies[i].off == off)
-			return c->cies[i].ok ? &c->cies[i] : NULL;
-		if (c->cies[i].off == ~0ULL)
-			break;
-	}
-	if (n == c->cie_slots) {	/* full: grow by rehashing */
-		struct cie *old = c->cies;
-		size_t slots = c->cie_slots, j;
+	i = kgen_map_get(&c->cie_index, off);
+	if (i < 0) {
+		struct cie *p = kgen_grow(c->cies, &c->cies_alloc, c->nr_cies,
+					  sizeof(*p), 16);
 
-		c->cie_slots *= 2;
-		c->cies = calloc(c->cie_slots, sizeof(*c->cies));
-		if (!c->cies) {
-			c->cies = old;
-			c->cie_slots = slots;
+		if (!p)
 			return NULL;
-		}
-		for (j = 0; j < c->cie_slots; j++)
-			c->cies[j].off = ~0ULL;
-		for (j = 0; j < slots; j++) {
-			size_t k = (old[j].off * 0x9e3779b97f4a7c15ULL >> 40) % c->cie_slots;
-
-			while (c->cies[k].off != ~0ULL)
-				k = (k + 1) % c->cie_slots;
-			c->cies[k] = old[j];
-		}
-		free(old);
-		return get_cie(c, off);
+		c->cies = p;
+		i = c->nr_cies;
+		parse_cie(c, off, &c->cies[i]);
+		if (kgen_map_put(&c->cie_index, off, i))
+			return NULL;
+		c->nr_cies++;
+		if (c->cies[i].ok)
+			c->st->cies++;
 	}
-	parse_cie(c, off, &c->cies[i]);
-	c->cies[i].off = off;
-	if (c->cies[i].ok)
-		c->st->cies++;
 	return c->cies[i].ok ? &c->cies[i] : NULL;
 }
 
@@ -452,34 +432,6 @@ static struct kunwind_rule to_rule(const struct cfi_state *s)
 }
 
 /* ---- the interpreter ---- */
-
-int cfi_rows_add(struct cfi_rows *o, unsigned int shndx, uint64_t start,
-		 uint64_t end, const struct kunwind_rule *rule)
-{
-	if (end <= start)
-		return 0;
-	if (o->nr == o->alloc) {
-		size_t n = o->alloc ? o->alloc * 2 : 1024;
-		struct cfi_row *p = realloc(o->row, n * sizeof(*p));
-
-		if (!p)
-			return -1;
-		o->row = p;
-		o->alloc = n;
-	}
-	o->row[o->nr].shndx = shndx;
-	o->row[o->nr].start = start;
-	o->row[o->nr].end = end;
-	o->row[o->nr].rule = *rule;
-	o->nr++;
-	return 0;
-}
-
-static int add_row(struct ctx *c, unsigned int shndx, uint64_t start,
-		   uint64_t end, const struct kunwind_rule *rule)
-{
-	return cfi_rows_add(c->out, shndx, start, end, rule);
-}
 
 static bool set_reg(struct cfi_state *s, const struct cie *cie,
 		    unsigned int reg, struct reg_rule rule)
@@ -697,7 +649,7 @@ set_loc:
 		if (newloc > *loc) {
 			struct kunwind_rule rule = to_rule(s);
 
-			if (add_row(c, shndx, *loc, newloc, &rule))
+			if (cfi_rows_add(c->out, shndx, *loc, newloc, &rule))
 				return false;
 			*loc = newloc;
 		}
@@ -786,7 +738,7 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 		start + range, section_base)) {
 		struct kunwind_rule last = to_rule(&s);
 
-		if (!add_row(c, shndx, loc, start + range, &last))
+		if (!cfi_rows_add(c->out, shndx, loc, start + range, &last))
 			return;
 	}
 	/*
@@ -795,7 +747,7 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 	 * stand, the rest of the FDE is unsupported rather than guessed.
 	 */
 	c->st->fdes_bad++;
-	add_row(c, shndx, loc, start + range,
+	cfi_rows_add(c->out, shndx, loc, start + range,
 		&(struct kunwind_rule){ .type = KUNWIND_TYPE_UNSUPPORTED });
 }
 
@@ -837,6 +789,7 @@ int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
 		off = r.end - data;
 	}
 	free(c.cies);
+	kgen_map_free(&c.cie_index);
 	for (i = first; i < out->nr; i++) {
 		st->rows++;
 		if (out->row[i].rule.type == KUNWIND_TYPE_UNSUPPORTED)
@@ -873,11 +826,4 @@ int cfi_parse_file(struct kelf *e, const char *want, struct cfi_rows *out,
 	if (!want || !strcmp(want, "debug_frame"))
 		found += parse_sec(e, ".debug_frame", CFI_DEBUG_FRAME, out, st);
 	return found ? 0 : -1;
-}
-
-void cfi_rows_free(struct cfi_rows *r)
-{
-	free(r->row);
-	r->row = NULL;
-	r->nr = r->alloc = 0;
 }

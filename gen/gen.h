@@ -4,6 +4,8 @@
  * targets and the benchmarks.
  *
  *   elf.c    the ELF file: sections, relocations, symbols (reads, libelf)
+ *   rows.c   the rows the stages pass on; kgen_grow(), a growing array
+ *   map.c    kgen_map: 64-bit keys -> indexes (CIE cache, rule dictionary)
  *   cfi.c    CIE/FDE parsing and the CFA interpreter -> rows
  *   hints.c  assembly hints (unwind/linux/kunwind_asm.h) -> rows
  *   orc.c    the object's ORC, where no CFI row or hint says anything
@@ -56,7 +58,28 @@ const char *kelf_symbol(struct kelf *e, uint64_t addr, uint64_t *off);
 /* Link-time address of the first PT_LOAD with offset 0 (ET_DYN bias base). */
 uint64_t kelf_load_base(const struct kelf *e);
 
-/* cfi.c: CFI -> rows */
+/*
+ * rows.c: room for one more element in the array p of *alloc elements of
+ * size bytes, nr of them used: p itself, or p moved to twice the room
+ * (first elements the first time).  NULL when out of memory, p is then
+ * untouched.  Pointers into the array do not survive a move.
+ */
+void *kgen_grow(void *p, size_t *alloc, size_t nr, size_t size, size_t first);
+
+/* map.c: 64-bit keys -> array indexes; zero-initialise, kgen_map_free(). */
+struct kgen_map {
+	uint64_t *key;
+	uint32_t *val;			/* index + 1, 0: free slot */
+	size_t slots, nr;
+};
+
+/* The index of key, -1 if it is not there. */
+long kgen_map_get(const struct kgen_map *m, uint64_t key);
+/* Add key (not there yet) -> index; -1: no memory. */
+int kgen_map_put(struct kgen_map *m, uint64_t key, uint32_t index);
+void kgen_map_free(struct kgen_map *m);
+
+/* rows.c: what the stages pass on (cfi.c makes rows, hints.c, orc.c) */
 struct cfi_row {
 	unsigned int shndx;		/* text section (ET_REL) or containing section */
 	uint64_t start, end;		/* section-relative, end exclusive */
@@ -68,6 +91,17 @@ struct cfi_rows {
 	size_t nr, alloc;
 };
 
+/*
+ * Append the row [start, end) of shndx (nothing if empty); -1: no memory.
+ * The rows may move (kgen_grow()): keep copies, not pointers, across it.
+ */
+int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, uint64_t start,
+		 uint64_t end, const struct kunwind_rule *rule);
+/* By section, then start (the order of rows with equal starts is not kept). */
+void cfi_rows_sort(struct cfi_rows *r);
+void cfi_rows_free(struct cfi_rows *r);
+
+/* cfi.c: CFI -> rows */
 struct cfi_stats {
 	size_t cies, fdes, rows, unsupported;
 	size_t fdes_skipped;		/* outside any text section or empty */
@@ -95,10 +129,6 @@ int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
  */
 int cfi_parse_file(struct kelf *e, const char *want, struct cfi_rows *out,
 		   struct cfi_stats *st);
-void cfi_rows_free(struct cfi_rows *r);
-/* Append the row [start, end) of shndx (nothing if empty); -1: no memory. */
-int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, uint64_t start,
-		 uint64_t end, const struct kunwind_rule *rule);
 
 /*
  * hints.c: override rows with the assembly hints of KUNWIND_HINT_SECTION

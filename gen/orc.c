@@ -263,15 +263,6 @@ static int orc_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static int row_cmp(const void *a, const void *b)
-{
-	const struct cfi_row *x = a, *y = b;
-
-	if (x->shndx != y->shndx)
-		return x->shndx < y->shndx ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 /*
  * Add rule r on [start, end) of shndx where none of the first nr rows
  * (sorted) covers it.  *cur is the first of those rows that may still
@@ -372,7 +363,7 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	}
 	/* Of two entries at one address the kernel's orc_find() takes the later. */
 	qsort(o, nr, sizeof(*o), orc_cmp);
-	qsort(rows->row, rows->nr, sizeof(*rows->row), row_cmp);
+	cfi_rows_sort(rows);
 	nr_rows = rows->nr;
 	for (i = 0; i < nr; i++) {
 		const struct ksec *text = kelf_sec(e, o[i].shndx);

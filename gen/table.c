@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rows -> table.  Layout and invariants are in unwind/format.h; the
- * result is checked with the same kunwind_table_check() the kernel runs.
+ * Rows -> table, in two steps: layout() turns the rows into segments of
+ * runs over a dictionary of rules and decides where each array of the
+ * table goes; emit() writes them there.  Layout and invariants are in
+ * unwind/format.h; the result is checked with the same
+ * kunwind_table_check() the kernel runs.
  */
+#include <assert.h>
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gen.h"
 
+/* One row of the table: a start and the index of its rule. */
 struct run {
 	uint32_t start;
 	uint32_t rule;
@@ -20,90 +25,64 @@ struct seg_build {
 	uint64_t rel;			/* subtract from row addresses */
 	struct run *run;
 	size_t nr, alloc;
+	/* where its arrays go in the table (place()) */
+	uint64_t buckets;
+	size_t super, bucket, rows, name_off;
 };
 
+/* The rules, each once; index 0 is KUNWIND_RULE_NONE. */
 struct rule_map {
 	struct kunwind_rule *rule;
 	size_t nr, alloc;
-	uint32_t *slot;			/* open addressing: index + 1, 0 free */
-	size_t slots;
+	struct kgen_map index;		/* the rule's 8 bytes -> rule[] */
 };
 
-static int row_cmp(const void *a, const void *b)
-{
-	const struct cfi_row *x = a, *y = b;
+struct layout {
+	struct rule_map m;
+	struct seg_build *seg;
+	size_t nseg, seg_alloc;
+	size_t stride;			/* bytes per row: 3 with over 256 rules */
+	size_t rules, strings, len;	/* offsets in the table, its size */
+};
 
-	if (x->shndx != y->shndx)
-		return x->shndx < y->shndx ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return 0;
-}
-
-static uint64_t rule_hash(const struct kunwind_rule *r)
-{
-	uint64_t v;
-
-	memcpy(&v, r, sizeof(v));
-	return v * 0x9e3779b97f4a7c15ULL;
-}
+/* A rule is its 8 bytes: the dictionary keys them as one integer. */
+static_assert(sizeof(struct kunwind_rule) == sizeof(uint64_t),
+	      "struct kunwind_rule is a map key");
 
 static long rule_index(struct rule_map *m, const struct kunwind_rule *r)
 {
-	size_t i;
+	struct kunwind_rule *p;
+	uint64_t key;
+	long i;
 
-	if (m->nr * 2 >= m->slots) {
-		size_t n = m->slots ? m->slots * 2 : 1024, j;
-		uint32_t *s = calloc(n, sizeof(*s));
-
-		if (!s)
-			return -1;
-		for (j = 0; j < m->nr; j++) {
-			i = rule_hash(&m->rule[j]) % n;
-			while (s[i])
-				i = (i + 1) % n;
-			s[i] = j + 1;
-		}
-		free(m->slot);
-		m->slot = s;
-		m->slots = n;
-	}
-	for (i = rule_hash(r) % m->slots; m->slot[i]; i = (i + 1) % m->slots)
-		if (!memcmp(&m->rule[m->slot[i] - 1], r, sizeof(*r)))
-			return m->slot[i] - 1;
-	if (m->nr == m->alloc) {
-		size_t n = m->alloc ? m->alloc * 2 : 256;
-		struct kunwind_rule *p = realloc(m->rule, n * sizeof(*p));
-
-		if (!p)
-			return -1;
-		m->rule = p;
-		m->alloc = n;
-	}
+	memcpy(&key, r, sizeof(key));
+	i = kgen_map_get(&m->index, key);
+	if (i >= 0)
+		return i;
+	p = kgen_grow(m->rule, &m->alloc, m->nr, sizeof(*p), 256);
+	if (!p)
+		return -1;
+	m->rule = p;
 	m->rule[m->nr] = *r;
-	m->slot[i] = ++m->nr;
-	return m->nr - 1;
+	if (kgen_map_put(&m->index, key, m->nr))
+		return -1;
+	return m->nr++;
 }
 
 static int add_run(struct seg_build *s, uint32_t start, uint32_t rule,
 		   struct table_stats *st)
 {
+	struct run *p;
+
 	if (s->nr && s->run[s->nr - 1].rule == rule) {
 		st->merged++;
 		return 0;
 	}
-	if (s->nr == s->alloc) {
-		size_t n = s->alloc ? s->alloc * 2 : 256;
-		struct run *p = realloc(s->run, n * sizeof(*p));
-
-		if (!p)
-			return -1;
-		s->run = p;
-		s->alloc = n;
-	}
-	s->run[s->nr].start = start;
-	s->run[s->nr].rule = rule;
-	s->nr++;
+	p = kgen_grow(s->run, &s->alloc, s->nr, sizeof(*p), 256);
+	if (!p)
+		return -1;
+	s->run = p;
+	s->run[s->nr++] = (struct run){ .start = start, .rule = rule };
 	return 0;
 }
 
@@ -147,29 +126,47 @@ static int build_runs(struct seg_build *s, const struct cfi_row *row,
 	return 0;
 }
 
-static size_t align(size_t v, size_t a)
+/*
+ * The segment of the rows [row, row + nr) of one section: the section
+ * itself, based at its address (0 in ET_REL, whose rows are section
+ * offsets); without a file (e NULL: fuzzing, tests), the span of the rows.
+ */
+static void seg_init(struct seg_build *s, const struct kelf *e,
+		     const struct ksec *sec, const struct cfi_row *row,
+		     size_t nr)
 {
-	return (v + a - 1) & ~(a - 1);
+	memset(s, 0, sizeof(*s));
+	s->shndx = row->shndx;
+	if (e) {
+		s->name = sec->name;
+		s->base = kelf_type(e) == ET_REL ? 0 : sec->addr;
+		s->size = sec->size;
+	} else {
+		uint64_t hi = 0;
+		size_t k;
+
+		for (k = 0; k < nr; k++)
+			if (row[k].end > hi)
+				hi = row[k].end;
+		s->name = ".text";
+		s->base = s->rel = row->start;
+		s->size = hi - s->base;
+	}
 }
 
-void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
-		  struct table_stats *st, unsigned int *seg_shndx)
+/* The rows, sorted, as segments of runs and a dictionary of rules. */
+static int layout(const struct kelf *e, struct cfi_rows *rows,
+		  struct layout *l, struct table_stats *st,
+		  unsigned int *seg_shndx)
 {
-	struct rule_map m = { 0 };
-	struct seg_build *seg = NULL;
-	size_t nseg = 0, i, j, off, strings_len = 0, stride;
-	struct kunwind_hdr *h = NULL;
-	uint8_t *buf = NULL;
+	size_t i, j;
 
-	memset(st, 0, sizeof(*st));
-	if (rule_index(&m, &(struct kunwind_rule){ 0 }) != KUNWIND_RULE_NONE)
-		goto out;
-	if (rows->nr)
-		qsort(rows->row, rows->nr, sizeof(*rows->row), row_cmp);
-
+	if (rule_index(&l->m, &(struct kunwind_rule){ 0 }) != KUNWIND_RULE_NONE)
+		return -1;
+	cfi_rows_sort(rows);
 	for (i = 0; i < rows->nr; i = j) {
-		struct seg_build *s, *p;
 		const struct ksec *sec = e ? kelf_sec(e, rows->row[i].shndx) : NULL;
+		struct seg_build *s;
 
 		for (j = i; j < rows->nr && rows->row[j].shndx == rows->row[i].shndx; j++)
 			;
@@ -179,138 +176,162 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 		 */
 		if (e && !sec)
 			continue;
-		p = realloc(seg, (nseg + 1) * sizeof(*seg));
-		if (!p)
-			goto out;
-		seg = p;
-		s = memset(&seg[nseg], 0, sizeof(*s));
-		s->shndx = rows->row[i].shndx;
-		if (sec) {
-			s->name = sec->name;
-			/* ET_REL: rows are section offsets, whatever sh_addr says */
-			s->base = kelf_type(e) == ET_REL ? 0 : sec->addr;
-			s->size = sec->size;
-		} else {
-			uint64_t hi = 0;
-			size_t k;
-
-			for (k = i; k < j; k++)
-				if (rows->row[k].end > hi)
-					hi = rows->row[k].end;
-			s->name = ".text";
-			s->base = s->rel = rows->row[i].start;
-			s->size = hi - s->base;
-		}
+		s = kgen_grow(l->seg, &l->seg_alloc, l->nseg, sizeof(*s), 16);
+		if (!s)
+			return -1;
+		l->seg = s;
+		s = &l->seg[l->nseg];
+		seg_init(s, e, sec, &rows->row[i], j - i);
 		if (!s->size || s->size > 0xffffffffULL)
 			continue;	/* nothing to describe, or not one segment */
-		if (build_runs(s, &rows->row[i], j - i, &m, st))
-			goto out;
-		strings_len += strlen(s->name) + 1;
+		/* Counted before it is built: layout_free() frees its runs. */
+		l->nseg++;
+		if (build_runs(s, &rows->row[i], j - i, &l->m, st))
+			return -1;
 		st->rows += s->nr;
 		if (seg_shndx)
-			seg_shndx[nseg] = s->shndx;
-		nseg++;
+			seg_shndx[l->nseg - 1] = s->shndx;
 	}
-	if (nseg > 0xffff || m.nr > 0xffff)
-		goto out;
+	if (l->nseg > 0xffff || l->m.nr > 0xffff)
+		return -1;
+	return 0;
+}
 
-	stride = m.nr > 256 ? 3 : 2;
-	off = sizeof(*h) + nseg * sizeof(struct kunwind_seg);
-	off = align(off, 8) + m.nr * sizeof(struct kunwind_rule);
-	for (i = 0; i < nseg; i++) {
-		uint64_t nb = (seg[i].size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
+static size_t align(size_t v, size_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
 
-		off = align(off, 4) + ((nb >> 8) + 1) * 4;
-		off = align(off, 2) + (nb + 1) * 2;
-		off += seg[i].nr * stride;
+/*
+ * Where each array goes, in the order of format.h: the header, the
+ * segment headers, the rules (8-byte aligned), each segment's
+ * super-buckets (u32), buckets (u16) and rows, then the names.  -1 if the
+ * table would outgrow its u32 offsets.
+ */
+static int place(struct layout *l)
+{
+	size_t off, names = 0, i;
+
+	l->stride = l->m.nr > 256 ? 3 : 2;
+	off = sizeof(struct kunwind_hdr) + l->nseg * sizeof(struct kunwind_seg);
+	l->rules = off = align(off, 8);
+	off += l->m.nr * sizeof(struct kunwind_rule);
+	for (i = 0; i < l->nseg; i++) {
+		struct seg_build *s = &l->seg[i];
+
+		s->buckets = (s->size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
+		s->super = off = align(off, 4);
+		off += ((s->buckets >> 8) + 1) * 4;
+		s->bucket = off = align(off, 2);
+		off += (s->buckets + 1) * 2;
+		s->rows = off;
+		off += s->nr * l->stride;
+		s->name_off = names;
+		names += strlen(s->name) + 1;
 	}
-	off += strings_len;
-	*len = align(off, 8);
-	if (*len > 0xffffffffULL)
-		goto out;
-	if (posix_memalign((void **)&buf, 8, *len))
-		goto out;
-	memset(buf, 0, *len);
+	l->strings = off;
+	l->len = align(off + names, 8);
+	return l->len > 0xffffffffULL ? -1 : 0;
+}
 
-	h = (struct kunwind_hdr *)buf;
+/*
+ * One segment's arrays: for each bucket b, the first run that starts at
+ * or after b's start, as a super-bucket (every 256 buckets) plus a 16-bit
+ * offset from it; the runs as (low byte of the start, rule).
+ */
+static void emit_seg(const struct layout *l, const struct seg_build *s,
+		     uint8_t *buf)
+{
+	uint32_t *super = (uint32_t *)(buf + s->super);
+	uint16_t *bucket = (uint16_t *)(buf + s->bucket);
+	uint8_t *r = buf + s->rows;
+	size_t b, k = 0;
+
+	for (b = 0; b <= s->buckets; b++) {
+		while (k < s->nr && s->run[k].start < (b << KUNWIND_BUCKET_SHIFT))
+			k++;
+		if (!(b & 0xff))
+			super[b >> 8] = k;
+		bucket[b] = k - super[b >> 8];
+	}
+	for (k = 0; k < s->nr; k++, r += l->stride) {
+		r[0] = s->run[k].start & 0xff;
+		r[1] = s->run[k].rule & 0xff;
+		if (l->stride == 3)
+			r[2] = s->run[k].rule >> 8;
+	}
+}
+
+/* Write the table where place() put everything; buf is zeroed. */
+static void emit(const struct layout *l, uint8_t *buf)
+{
+	struct kunwind_hdr *h = (struct kunwind_hdr *)buf;
+	struct kunwind_seg *ks = (struct kunwind_seg *)(h + 1);
+	size_t i;
+
 	h->magic = KUNWIND_MAGIC;
 	h->version = KUNWIND_VERSION;
-	h->flags = stride == 3 ? KUNWIND_F_WIDE : 0;
-	h->size = *len;
-	h->nr_segs = nseg;
-	h->nr_rules = m.nr;
-	off = align(sizeof(*h) + nseg * sizeof(struct kunwind_seg), 8);
-	h->rules = off;
-	memcpy(buf + off, m.rule, m.nr * sizeof(struct kunwind_rule));
-	off += m.nr * sizeof(struct kunwind_rule);
+	h->flags = l->stride == 3 ? KUNWIND_F_WIDE : 0;
+	h->size = l->len;
+	h->nr_segs = l->nseg;
+	h->nr_rules = l->m.nr;
+	h->rules = l->rules;
+	h->strings = l->strings;
+	memcpy(buf + l->rules, l->m.rule, l->m.nr * sizeof(struct kunwind_rule));
+	for (i = 0; i < l->nseg; i++) {
+		const struct seg_build *s = &l->seg[i];
 
-	{
-		size_t str_off = 0;
-		char *strings;
-
-		for (i = 0; i < nseg; i++) {
-			struct kunwind_seg *ks = (struct kunwind_seg *)(h + 1) + i;
-			uint64_t nb = (seg[i].size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
-			uint32_t *super;
-			uint16_t *bucket;
-			uint8_t *r;
-			size_t b, k = 0;
-
-			ks->base = seg[i].base;
-			ks->size = seg[i].size;
-			ks->nr_rows = seg[i].nr;
-			off = align(off, 4);
-			ks->super = off;
-			super = (uint32_t *)(buf + off);
-			off += ((nb >> 8) + 1) * 4;
-			off = align(off, 2);
-			ks->bucket = off;
-			bucket = (uint16_t *)(buf + off);
-			off += (nb + 1) * 2;
-			ks->rows = off;
-			r = buf + off;
-			off += seg[i].nr * stride;
-
-			for (b = 0; b <= nb; b++) {
-				while (k < seg[i].nr &&
-				       seg[i].run[k].start < (b << KUNWIND_BUCKET_SHIFT))
-					k++;
-				if (!(b & 0xff))
-					super[b >> 8] = k;
-				bucket[b] = k - super[b >> 8];
-			}
-			for (k = 0; k < seg[i].nr; k++) {
-				r[k * stride] = seg[i].run[k].start & 0xff;
-				r[k * stride + 1] = seg[i].run[k].rule & 0xff;
-				if (stride == 3)
-					r[k * stride + 2] = seg[i].run[k].rule >> 8;
-			}
-			ks->name = str_off;
-			str_off += strlen(seg[i].name) + 1;
-		}
-		h->strings = off;
-		strings = (char *)buf + off;
-		for (i = 0; i < nseg; i++) {
-			struct kunwind_seg *ks = (struct kunwind_seg *)(h + 1) + i;
-
-			strcpy(strings + ks->name, seg[i].name);
-		}
+		ks[i].base = s->base;
+		ks[i].size = s->size;
+		ks[i].nr_rows = s->nr;
+		ks[i].super = s->super;
+		ks[i].bucket = s->bucket;
+		ks[i].rows = s->rows;
+		ks[i].name = s->name_off;
+		emit_seg(l, s, buf);
+		strcpy((char *)buf + l->strings + s->name_off, s->name);
 	}
-	st->rules = m.nr;
-	st->segs = nseg;
-	st->bytes = *len;
+}
 
-	if (kunwind_table_check(buf, *len)) {
+static void layout_free(struct layout *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nseg; i++)
+		free(l->seg[i].run);
+	free(l->seg);
+	free(l->m.rule);
+	kgen_map_free(&l->m.index);
+}
+
+void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
+		  struct table_stats *st, unsigned int *seg_shndx)
+{
+	struct layout l = { 0 };
+	enum kunwind_bad bad;
+	void *buf = NULL;
+
+	memset(st, 0, sizeof(*st));
+	if (layout(e, rows, &l, st, seg_shndx) || place(&l) ||
+	    posix_memalign(&buf, 8, l.len)) {
+		buf = NULL;
+		goto out;
+	}
+	memset(buf, 0, l.len);
+	emit(&l, buf);
+	*len = l.len;
+	st->rules = l.m.nr;
+	st->segs = l.nseg;
+	st->bytes = l.len;
+
+	bad = kunwind_table_check(buf, l.len);
+	if (bad) {
 		fprintf(stderr, "kunwind: internal error: built table fails check: %s\n",
-			kunwind_bad_str(kunwind_table_check(buf, *len)));
+			kunwind_bad_str(bad));
 		free(buf);
 		buf = NULL;
 	}
 out:
-	for (i = 0; i < nseg; i++)
-		free(seg[i].run);
-	free(seg);
-	free(m.rule);
-	free(m.slot);
+	layout_free(&l);
 	return buf;
 }
