@@ -1,0 +1,713 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Walk scenarios (see scenarios.h for the contract): kunwind_start() and
+ * kunwind_next() over fake stack memory behind struct kunwind_ops hooks
+ * with bounds, and a synthetic program's table.  Every stop reason of
+ * enum kunwind_stop is reached, plus the rules a real walk depends on:
+ * ip - 1, register, iret and signal frames, stack switches, the rbp
+ * fallback, PLT rows, tracers' trampolines and the lookup cache.
+ *
+ *   walk_reaches_stop_reason.<kt_stop_cases>
+ *   walk_scenario.<kt_walk_scenarios>
+ */
+#ifndef _KUNWIND_TEST_WALK_CASES_H
+#define _KUNWIND_TEST_WALK_CASES_H
+
+#include "scenarios.h"
+
+#define KT_STACK	0x7000ul
+#define KT_STACK2	0x20000ul
+#define KT_WORDS	64
+#define KT_TOP		(KT_STACK + 8 * KT_WORDS)
+#define KT_DEPTH	32
+
+/*
+ * The synthetic program, one function per 0x100 bytes from 0x1000:
+ *   0x1000 leaf: CFA rsp+8          0x1100 mid: CFA rsp+24, rbp at c-16
+ *   0x1200 fp:   CFA rbp+16, c-16   0x1300 end: end of stack
+ *   0x1400 regs: pt_regs at rsp     0x1500 unsupported
+ *   0x1600 signal: ucontext at rsp  0x1700 iret frame at rsp
+ *   0x1800 gap (no row)             0x1900 a no-return caller's tail
+ *   0x1a00 CFA rsp+64 (right after 0x19ff)
+ *   0x1b00 stack switch: CFA *(rsp)+16, rbp at c-16
+ *   0x1c00 undefined                0x1d00 PLT (threshold 11)
+ * Its text, as text_ok() sees it, is [0x1000, 0x2000): the functions and
+ * a tracer's trampoline at 0x1f80.
+ */
+static const struct kt_row kt_program_rows[] = {
+	{ 0x000, 0x100, { 8, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
+	{ 0x100, 0x200, { 24, -16, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
+	{ 0x200, 0x300, { 16, -16, KUNWIND_TYPE_CALL, KUNWIND_REG_BP } },
+	{ 0x300, 0x400, { 8, 0, KUNWIND_TYPE_END, KUNWIND_REG_SP } },
+	{ 0x400, 0x500, { 0, 0, KUNWIND_TYPE_REGS, KUNWIND_REG_SP } },
+	{ 0x500, 0x600, { 0, 0, KUNWIND_TYPE_UNSUPPORTED, 0 } },
+	{ 0x600, 0x700, { 0, 0, KUNWIND_TYPE_SIGNAL, KUNWIND_REG_SP } },
+	{ 0x700, 0x800, { 0, 0, KUNWIND_TYPE_IRET, KUNWIND_REG_SP } },
+	{ 0x900, 0xa00, { 16, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
+	{ 0xa00, 0xb00, { 64, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
+	{ 0xb00, 0xc00, { 16, -16, KUNWIND_TYPE_CALL, KUNWIND_REG_SP_INDIRECT } },
+	{ 0xc00, 0xd00, { 0, 0, KUNWIND_TYPE_UNDEFINED, 0 } },
+	{ 0xd00, 0xe00, { 8, 0, KUNWIND_TYPE_PLT, 11 } },
+};
+
+/* A walk and the frames it reported (state ip and sp after each step). */
+struct kt_walked {
+	struct kunwind_state s;
+	unsigned long ip[KT_DEPTH + 8], sp[KT_DEPTH + 8];
+	unsigned int n;
+};
+
+/* The world the hooks see; one per case, zeroed. */
+struct kt_fake {
+	unsigned long lo, hi, mem[KT_WORDS];	/* the stack */
+	unsigned long lo2, hi2, mem2[KT_WORDS];	/* another, if two */
+	bool two;
+	const struct kunwind_hdr *t;
+	unsigned long bias;			/* the table's load bias */
+	unsigned long text_lo, text_hi;		/* text_ok(): [lo, hi), if hi */
+	unsigned long tramp, tramp_p, tramp_ip;	/* ret_addr(): one trampoline */
+	struct kunwind_cache *cache;		/* given to every walk, if set */
+	struct kt_walked w;			/* the last walk */
+};
+
+static const struct kunwind_seg *kt_f_find(void *ctx, unsigned long ip,
+					   const struct kunwind_hdr **table,
+					   unsigned long *start)
+{
+	struct kt_fake *f = ctx;
+
+	*table = f->t;
+	return kunwind_table_seg(f->t, f->bias, ip, start);
+}
+
+static bool kt_f_read(void *ctx, unsigned long addr, unsigned long *val)
+{
+	struct kt_fake *f = ctx;
+
+	if (addr & 7)
+		return false;
+	if (addr >= f->lo && addr + 8 <= f->hi) {
+		*val = f->mem[(addr - f->lo) / 8];
+		return true;
+	}
+	if (f->two && addr >= f->lo2 && addr + 8 <= f->hi2) {
+		*val = f->mem2[(addr - f->lo2) / 8];
+		return true;
+	}
+	return false;
+}
+
+static bool kt_f_stack(void *ctx, unsigned long sp, unsigned long *lo,
+		       unsigned long *hi)
+{
+	struct kt_fake *f = ctx;
+
+	if (sp >= f->lo && sp <= f->hi) {
+		*lo = f->lo;
+		*hi = f->hi + 1;	/* an empty stack's sp may equal its top */
+		return true;
+	}
+	if (f->two && sp >= f->lo2 && sp <= f->hi2) {
+		*lo = f->lo2;
+		*hi = f->hi2 + 1;
+		return true;
+	}
+	return false;
+}
+
+/* A tracer's trampoline at f->tramp replaced the return address at tramp_p. */
+static unsigned long kt_f_ret_addr(void *ctx, unsigned long ip,
+				   unsigned long addr_p)
+{
+	struct kt_fake *f = ctx;
+
+	if (!f->tramp || ip != f->tramp)
+		return ip;
+	return addr_p == f->tramp_p ? f->tramp_ip : 0;
+}
+
+static bool kt_f_text_ok(void *ctx, unsigned long ip)
+{
+	struct kt_fake *f = ctx;
+
+	return !f->text_hi || (ip >= f->text_lo && ip < f->text_hi);
+}
+
+static const struct kunwind_ops kt_fake_ops = {
+	.find_seg = kt_f_find,
+	.read = kt_f_read,
+	.stack = kt_f_stack,
+	.ret_addr = kt_f_ret_addr,
+	.text_ok = kt_f_text_ok,
+};
+
+static struct kt_fake *kt_fake_new(KT_TEST *test)
+{
+	struct kt_seg seg = { ".text", 0x1000, 0xe00, kt_program_rows,
+			      KT_ARRAY_SIZE(kt_program_rows) };
+	struct kt_fake *f;
+	unsigned long len;
+
+	f = KT_ZALLOC(test, sizeof(*f));
+	if (!KT_EXPECT(test, f, "no memory for the fake stacks"))
+		return NULL;
+	f->lo = KT_STACK;
+	f->hi = KT_TOP;
+	f->lo2 = KT_STACK2;
+	f->hi2 = KT_STACK2 + 8 * KT_WORDS;
+	f->text_lo = 0x1000;
+	f->text_hi = 0x2000;
+	f->t = kt_table_build(test, &seg, 1, &len);
+	if (!KT_EXPECT(test, f->t && !kunwind_table_check(f->t, len),
+		       "no valid table of the synthetic program"))
+		return NULL;
+	return f;
+}
+
+static void kt_put(struct kt_fake *f, unsigned long addr, unsigned long val)
+{
+	if (addr >= f->lo2 && addr < f->hi2)
+		f->mem2[(addr - f->lo2) / 8] = val;
+	else
+		f->mem[(addr - f->lo) / 8] = val;
+}
+
+/* Walk from (ip, sp, bp) into f->w, at most KT_DEPTH frames. */
+static void kt_walk(struct kt_fake *f, unsigned long ip, unsigned long sp,
+		    unsigned long bp, unsigned int flags)
+{
+	struct kt_walked *w = &f->w;
+
+	kunwind_start(&w->s, &kt_fake_ops, f, ip, sp, bp, KT_DEPTH, flags);
+	w->s.cache = f->cache;
+	w->n = 0;
+	do {
+		w->ip[w->n] = w->s.ip;
+		w->sp[w->n] = w->s.sp;
+		w->n++;
+	} while (w->n < KT_ARRAY_SIZE(w->ip) && kunwind_next(&w->s));
+}
+
+/* The last walk stopped for reason why, having reported that many frames. */
+#define KT_EXPECT_WALK(test, f, why, frames)				\
+	KT_EXPECT(test, (f)->w.s.stop == (why) && (f)->w.n == (frames),	\
+		  "expected stop \"%s\" after %u frames, got \"%s\" after %u", \
+		  kunwind_stop_str(why), (unsigned int)(frames),	\
+		  kunwind_stop_str((f)->w.s.stop), (f)->w.n)
+
+/* ---- every stop reason ---- */
+
+/* leaf -> mid -> end: complete, rbp restored from mid's frame. */
+static void kt_s_end(struct kt_fake *f, unsigned long arg)
+{
+	kt_put(f, KT_STACK + 0x00, 0x1150);	/* leaf's RA into mid */
+	kt_put(f, KT_STACK + 0x10, 0xbbbb);	/* mid's saved rbp at CFA-16 */
+	kt_put(f, KT_STACK + 0x18, 0x1310);	/* mid's RA into end */
+	kt_walk(f, 0x1010, KT_STACK, 0x1234, 0);
+}
+
+/* A register frame saved in user mode (by cs, whatever ip is). */
+static void kt_s_user_regs(struct kt_fake *f, unsigned long arg)
+{
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_IP, 0x1a00);
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_SP, KT_STACK + 0x1c0);
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_CS, 0x33);
+	kt_walk(f, 0x1410, KT_STACK, 0, 0);
+}
+
+static void kt_s_user_iret(struct kt_fake *f, unsigned long arg)
+{
+	kt_put(f, KT_STACK + KUNWIND_IRET_IP, 0x1a00);
+	kt_put(f, KT_STACK + KUNWIND_IRET_SP, KT_STACK + 0x1c0);
+	kt_put(f, KT_STACK + KUNWIND_IRET_CS, 0x2b);
+	kt_walk(f, 0x1710, KT_STACK, 0, 0);
+}
+
+/* Walk from arg with a stack of zeroes and rbp at KT_STACK + 0x20. */
+static void kt_s_at(struct kt_fake *f, unsigned long arg)
+{
+	kt_walk(f, arg, KT_STACK, KT_STACK + 0x20, 0);
+}
+
+static void kt_s_bad_read(struct kt_fake *f, unsigned long arg)
+{
+	/* leaf's RA is read at sp, which is the top of the stack. */
+	kt_walk(f, 0x1010, KT_TOP, 0, 0);
+}
+
+static void kt_s_unknown_stack(struct kt_fake *f, unsigned long arg)
+{
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_IP, 0x1010);
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_SP, 0x90000);	/* no such stack */
+	kt_walk(f, 0x1410, KT_STACK, 0, 0);
+}
+
+/* A register frame whose ip is arg. */
+static void kt_s_regs_ip(struct kt_fake *f, unsigned long arg)
+{
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_IP, arg);
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_SP, KT_STACK + 0x1c0);
+	kt_walk(f, 0x1410, KT_STACK, 0, 0);
+}
+
+static void kt_s_bad_start(struct kt_fake *f, unsigned long arg)
+{
+	kt_walk(f, 0x1010, 0x50000, 0, 0);	/* sp on no stack at all */
+}
+
+static void kt_s_sp_direction(struct kt_fake *f, unsigned long arg)
+{
+	kt_put(f, KT_STACK + 0x28, 0x1010);	/* rbp-based: RA at rbp + 8 */
+	kt_walk(f, 0x1210, KT_STACK + 0x100, KT_STACK + 0x20, 0);
+}
+
+static void kt_s_depth(struct kt_fake *f, unsigned long arg)
+{
+	unsigned int i;
+
+	for (i = 0; i < KT_WORDS; i++)
+		f->mem[i] = 0x1010;		/* a recursion that never ends */
+	kt_walk(f, 0x1010, KT_STACK, 0, 0);
+}
+
+/* leaf's return address is arg. */
+static void kt_s_leaf_returns_to(struct kt_fake *f, unsigned long arg)
+{
+	kt_put(f, KT_STACK + 0x00, arg);
+	kt_walk(f, 0x1010, KT_STACK, 0, 0);
+}
+
+/*
+ * leaf's return address replaced by a trampoline whose record is for
+ * another slot: it cannot be undone, and ret_addr() gives 0, which is
+ * never reported, not even when arg says that every ip is text and the
+ * rbp fallback is on.
+ */
+static void kt_s_lost_trampoline(struct kt_fake *f, unsigned long arg)
+{
+	f->tramp = 0x1f80;
+	f->tramp_p = KT_STACK + 8;
+	f->tramp_ip = 0x1150;
+	if (arg)
+		f->text_hi = 0;
+	kt_put(f, KT_STACK + 0x00, 0x1f80);
+	kt_put(f, KT_STACK + 0x18, 0x1310);
+	kt_walk(f, 0x1010, KT_STACK, 0, arg ? KUNWIND_FP_FALLBACK : 0);
+}
+
+struct kt_stop_case {
+	const char *name;
+	enum kunwind_stop want;
+	unsigned int frames;
+	void (*run)(struct kt_fake *f, unsigned long arg);
+	unsigned long arg;
+};
+
+static const struct kt_stop_case kt_stop_cases[] = {
+	{ "end_of_stack", KUNWIND_STOP_END, 3, kt_s_end, 0 },
+	{ "end_at_user_mode_register_frame", KUNWIND_STOP_END, 1, kt_s_user_regs, 0 },
+	{ "end_at_user_mode_iret_frame", KUNWIND_STOP_END, 1, kt_s_user_iret, 0 },
+	{ "no_row_in_a_gap", KUNWIND_STOP_NO_ROW, 1, kt_s_at, 0x1810 },
+	{ "no_row_without_table", KUNWIND_STOP_NO_ROW, 1, kt_s_at, 0x9000 },
+	{ "no_row_where_undefined", KUNWIND_STOP_NO_ROW, 1, kt_s_at, 0x1c10 },
+	{ "bad_read_off_the_stack", KUNWIND_STOP_BAD_READ, 1, kt_s_bad_read, 0 },
+	{ "bad_read_on_unknown_stack", KUNWIND_STOP_BAD_READ, 1,
+	  kt_s_unknown_stack, 0 },
+	{ "bad_read_when_sp_is_on_no_stack", KUNWIND_STOP_BAD_READ, 1,
+	  kt_s_bad_start, 0 },
+	{ "sp_direction_when_sp_goes_down", KUNWIND_STOP_SP_DIRECTION, 1,
+	  kt_s_sp_direction, 0 },
+	{ "depth_limit", KUNWIND_STOP_DEPTH, KT_DEPTH, kt_s_depth, 0 },
+	{ "unsupported_rule", KUNWIND_STOP_UNSUPPORTED, 1, kt_s_at, 0x1510 },
+	{ "bad_return_address_0", KUNWIND_STOP_BAD_RA, 1, kt_s_leaf_returns_to, 0 },
+	{ "bad_return_address_on_the_stack", KUNWIND_STOP_BAD_RA, 1,
+	  kt_s_leaf_returns_to, KT_STACK + 8 },
+	{ "bad_return_address_in_user_space", KUNWIND_STOP_BAD_RA, 1,
+	  kt_s_leaf_returns_to, 0x400000 },
+	{ "bad_return_address_non_canonical", KUNWIND_STOP_BAD_RA, 1,
+	  kt_s_leaf_returns_to, 0x8000000000001150ull },
+	{ "bad_return_address_in_freed_text", KUNWIND_STOP_BAD_RA, 1,
+	  kt_s_leaf_returns_to, 0x2010 },
+	{ "bad_return_address_regs_ip_not_text", KUNWIND_STOP_BAD_RA, 1,
+	  kt_s_regs_ip, 0xdead0000 },
+	{ "bad_return_address_unrecoverable_trampoline", KUNWIND_STOP_BAD_RA, 1,
+	  kt_s_lost_trampoline, 0 },
+	{ "bad_return_address_0_even_without_text_check", KUNWIND_STOP_BAD_RA, 1,
+	  kt_s_lost_trampoline, 1 },
+};
+
+static void kt_walk_reaches_stop_reason(KT_TEST *test,
+					const struct kt_stop_case *c)
+{
+	struct kt_fake *f = kt_fake_new(test);
+	struct kt_walked *w;
+
+	if (!f)
+		return;
+	w = &f->w;
+	c->run(f, c->arg);
+	KT_EXPECT_WALK(test, f, c->want, c->frames);
+	KT_EXPECT(test, kunwind_done(&w->s), "stopped, but not done");
+	/* What is not code is never a frame: the walk stays on the last one. */
+	if (c->want == KUNWIND_STOP_BAD_RA)
+		KT_EXPECT(test, w->s.ip == w->ip[w->n - 1] &&
+			  w->s.sp == w->sp[w->n - 1],
+			  "stopped at ip %#lx sp %#lx, not the last frame's",
+			  w->s.ip, w->s.sp);
+	/* A stopped walk stays stopped. */
+	KT_EXPECT(test, !kunwind_next(&w->s), "a stopped walk went on");
+	KT_EXPECT(test, w->s.stop == c->want, "then stopped for \"%s\"",
+		  kunwind_stop_str(w->s.stop));
+}
+
+/* Every reason but "not stopped" is in kt_stop_cases. */
+static void kt_walk_stop_cases_cover_every_reason(KT_TEST *test)
+{
+	unsigned int seen = 0, i;
+
+	for (i = 0; i < KT_ARRAY_SIZE(kt_stop_cases); i++)
+		seen |= 1u << kt_stop_cases[i].want;
+	for (i = KUNWIND_STOP_NONE + 1; i < KUNWIND_STOP_NR; i++)
+		KT_EXPECT(test, seen & (1u << i), "no case reaches \"%s\"",
+			  kunwind_stop_str(i));
+}
+
+/* ---- the rules of a walk ---- */
+
+static void kt_walk_end_restores_rbp(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_s_end(f, 0);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 3))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1150);
+	KT_EXPECT_EQ(test, f->w.ip[2], 0x1310);
+	KT_EXPECT_EQ(test, f->w.s.bp, 0xbbbb);
+	KT_EXPECT(test, !f->w.s.unreliable, "a table walk marked unreliable");
+}
+
+static void kt_walk_follows_rbp_based_cfa(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_STACK + 0x20, 0x5555);	/* saved rbp at rbp */
+	kt_put(f, KT_STACK + 0x28, 0x1320);	/* RA at rbp + 8 */
+	kt_walk(f, 0x1210, KT_STACK, KT_STACK + 0x20, 0);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1320);
+	KT_EXPECT_EQ(test, f->w.s.sp, KT_STACK + 0x30);
+	KT_EXPECT_EQ(test, f->w.s.bp, 0x5555);
+}
+
+static void kt_walk_fp_fallback_is_unreliable(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_STACK + 0x20, 0x5555);
+	kt_put(f, KT_STACK + 0x28, 0x1320);
+	kt_walk(f, 0x1810, KT_STACK, KT_STACK + 0x20, KUNWIND_FP_FALLBACK);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1320);
+	KT_EXPECT(test, f->w.s.unreliable, "an rbp guess not marked unreliable");
+}
+
+/*
+ * A return address 0x1a00 is the first byte of the next function (a call
+ * to a no-return function ended the caller at 0x19ff): the caller's rule
+ * (rsp+16) must be used, not 0x1a00's (rsp+64).
+ */
+static void kt_walk_looks_up_return_address_minus_one(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_STACK + 0x00, 0x1a00);	/* leaf returns to 0x1a00 */
+	kt_put(f, KT_STACK + 0x10, 0x1310);	/* 0x19xx frame: CFA rsp+16 */
+	kt_walk(f, 0x1010, KT_STACK, 0, 0);
+	if (KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 3))
+		KT_EXPECT_EQ(test, f->w.ip[2], 0x1310);
+}
+
+static void kt_walk_first_frame_uses_exact_ip(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_STACK + 0x38, 0x1310);
+	kt_walk(f, 0x1a00, KT_STACK, 0, 0);
+	KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2);
+	KT_EXPECT_EQ(test, f->w.s.sp, KT_STACK + 64);
+}
+
+/* KUNWIND_FIRST_CALLED: a sleeping task's first ip is a return address. */
+static void kt_walk_first_called_uses_ip_minus_one(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_STACK + 0x08, 0x1310);	/* 0x19xx: RA at rsp + 8 */
+	kt_walk(f, 0x1a00, KT_STACK, 0, KUNWIND_FIRST_CALLED);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1310);
+	KT_EXPECT_EQ(test, f->w.s.sp, KT_STACK + 16);
+}
+
+/*
+ * A register block at KT_STACK, as the row at ip says (pt_regs, ucontext,
+ * iret frame), gives the next frame: 0x1a00, exact (looked up as itself,
+ * not as 0x19ff: its rule, CFA rsp+64, finds 0x1310), and rbp from the
+ * block's bp_at, or, if the block has none (bp_at 0), rbp unchanged.
+ */
+static void kt_expect_register_block(KT_TEST *test, unsigned long ip,
+				     unsigned long ip_at, unsigned long sp_at,
+				     unsigned long bp_at)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_STACK + ip_at, 0x1a00);
+	kt_put(f, KT_STACK + sp_at, KT_STACK + 0x1c0);
+	if (bp_at)
+		kt_put(f, KT_STACK + bp_at, 0x7777);
+	kt_put(f, KT_STACK + 0x1c0 + 56, 0x1310);
+	kt_walk(f, ip, KT_STACK, 0x4444, 0);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 3))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1a00);
+	KT_EXPECT_EQ(test, f->w.ip[2], 0x1310);
+	KT_EXPECT_EQ(test, f->w.s.bp, bp_at ? 0x7777 : 0x4444);
+}
+
+static void kt_walk_regs_frame_then_exact_ip(KT_TEST *test)
+{
+	kt_expect_register_block(test, 0x1410, KUNWIND_PT_REGS_IP,
+				 KUNWIND_PT_REGS_SP, KUNWIND_PT_REGS_BP);
+}
+
+static void kt_walk_signal_frame(KT_TEST *test)
+{
+	kt_expect_register_block(test, 0x1610, KUNWIND_UC_IP, KUNWIND_UC_SP,
+				 KUNWIND_UC_BP);
+}
+
+static void kt_walk_iret_frame_keeps_rbp(KT_TEST *test)
+{
+	kt_expect_register_block(test, 0x1710, KUNWIND_IRET_IP,
+				 KUNWIND_IRET_SP, 0);
+}
+
+static void kt_walk_regs_frame_switches_to_another_known_stack(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	f->two = true;
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_IP, 0x1010);
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_SP, KT_STACK2);
+	kt_put(f, KT_STACK2, 0x1310);		/* leaf's RA on the other stack */
+	kt_walk(f, 0x1410, KT_STACK, 0, 0);
+	KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 3);
+	KT_EXPECT_EQ(test, f->w.s.stack_lo, KT_STACK2);
+}
+
+/* A stack switch hint: the old sp was saved at [rsp] of the new stack. */
+static void kt_walk_stack_switch_reads_saved_sp(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	f->two = true;
+	kt_put(f, KT_STACK2, KT_STACK + 0x20);	/* saved sp on the new stack */
+	kt_put(f, KT_STACK + 0x20, 0xabcd);	/* rbp at CFA - 16 */
+	kt_put(f, KT_STACK + 0x28, 0x1310);	/* RA at CFA - 8 */
+	kt_walk(f, 0x1b10, KT_STACK2, 0, 0);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1310);
+	KT_EXPECT_EQ(test, f->w.s.sp, KT_STACK + 0x30);
+	KT_EXPECT_EQ(test, f->w.s.bp, 0xabcd);
+}
+
+/*
+ * A call frame may not leave its stack: the return address of a frame
+ * whose CFA lies beyond the top is never read, even if the memory there
+ * could be read.
+ */
+static void kt_walk_never_reads_outside_known_stacks(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_TOP - 8, 0x1010);
+	/* mid: CFA = sp + 24 lands 16 bytes past the top */
+	kt_walk(f, 0x1110, KT_TOP - 8, 0, 0);
+	KT_EXPECT_WALK(test, f, KUNWIND_STOP_BAD_READ, 1);
+}
+
+static void kt_walk_plt_rule_depends_on_ip(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_STACK + 0x00, 0x1310);	/* (ip & 15) < 11: rsp + 8 */
+	kt_put(f, KT_STACK + 0x08, 0x1320);	/* (ip & 15) >= 11: rsp + 16 */
+	kt_walk(f, 0x1d02, KT_STACK, 0, 0);
+	if (KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2))
+		KT_EXPECT_EQ(test, f->w.ip[1], 0x1310);
+	kt_walk(f, 0x1d0c, KT_STACK, 0, 0);
+	if (KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2))
+		KT_EXPECT_EQ(test, f->w.ip[1], 0x1320);
+}
+
+/* leaf's return address replaced by a trampoline: recovered. */
+static void kt_walk_recovers_return_address_from_trampoline(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	f->tramp = 0x1f80;
+	f->tramp_p = KT_STACK;
+	f->tramp_ip = 0x1150;
+	kt_put(f, KT_STACK + 0x00, 0x1f80);
+	kt_put(f, KT_STACK + 0x18, 0x1310);
+	kt_walk(f, 0x1010, KT_STACK, 0, 0);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 3))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1150);
+	KT_EXPECT_EQ(test, f->w.ip[2], 0x1310);
+}
+
+/* Interrupted at the trampoline's first instruction (just returned). */
+static void kt_walk_recovers_trampoline_at_interrupted_ip(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	f->tramp = 0x1f80;
+	f->tramp_p = KT_STACK + 0x1c0 - 8;
+	f->tramp_ip = 0x1150;
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_IP, 0x1f80);
+	kt_put(f, KT_STACK + KUNWIND_PT_REGS_SP, KT_STACK + 0x1c0);
+	kt_put(f, KT_STACK + 0x1c0 + 16, 0x1310);	/* 0x1150 (mid): CFA rsp+24 */
+	kt_walk(f, 0x1410, KT_STACK, 0, 0);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 3))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1150);
+	KT_EXPECT_EQ(test, f->w.ip[2], 0x1310);
+}
+
+/* The optional lookup cache gives the frames the table gives, twice. */
+static void kt_walk_cache_gives_the_same_frames(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+	struct kunwind_cache *cache;
+	struct kt_walked *plain;
+	unsigned int round, i;
+
+	if (!f)
+		return;
+	plain = KT_ZALLOC(test, sizeof(*plain));
+	cache = KT_ZALLOC(test, sizeof(*cache));
+	if (!KT_EXPECT(test, plain && cache, "no memory"))
+		return;
+	kt_s_end(f, 0);
+	*plain = f->w;
+	kunwind_cache_clear(cache);
+	f->cache = cache;
+	for (round = 0; round < 2; round++) {
+		kt_s_end(f, 0);
+		if (!KT_EXPECT_WALK(test, f, plain->s.stop, plain->n))
+			return;
+		for (i = 0; i < plain->n; i++)
+			KT_EXPECT(test, f->w.ip[i] == plain->ip[i],
+				  "round %u, frame %u: %#lx with the cache, %#lx without",
+				  round, i, f->w.ip[i], plain->ip[i]);
+	}
+}
+
+/*
+ * The lookup cache answers as the table does for every address, also for
+ * those an empty slot could be mistaken for (0, ~0: the walk fuzzer's
+ * regress-cache-address-zero and regress-cache-address-ones).
+ */
+static void kt_walk_cache_answers_as_the_table_for_every_address(KT_TEST *test)
+{
+	static const unsigned long at[] = { 0, 1, ~0ul, ~1ul, 0xff, 0x100 };
+	struct kt_fake *f = kt_fake_new(test);
+	struct kunwind_cache *cache;
+	enum kunwind_stop plain;
+	unsigned int i;
+
+	if (!f)
+		return;
+	cache = KT_ZALLOC(test, sizeof(*cache));
+	if (!KT_EXPECT(test, cache, "no memory for the cache"))
+		return;
+	f->text_hi = 0;
+	for (i = 0; i < KT_ARRAY_SIZE(at); i++) {
+		/* the end-of-stack row 0x1310 placed at run-time address at[i] */
+		f->bias = at[i] - 0x1310;
+		f->cache = NULL;
+		kt_walk(f, at[i], KT_STACK, 0, 0);
+		plain = f->w.s.stop;
+		kunwind_cache_clear(cache);
+		f->cache = cache;
+		kt_walk(f, at[i], KT_STACK, 0, 0);
+		KT_EXPECT(test, plain == KUNWIND_STOP_END &&
+			  f->w.s.stop == plain,
+			  "ip %#lx: without the cache \"%s\", with it \"%s\"",
+			  at[i], kunwind_stop_str(plain),
+			  kunwind_stop_str(f->w.s.stop));
+	}
+}
+
+static const struct kt_scenario kt_walk_scenarios[] = {
+	{ "walk_stop_cases_cover_every_reason",
+	  kt_walk_stop_cases_cover_every_reason },
+	{ "walk_end_restores_rbp", kt_walk_end_restores_rbp },
+	{ "walk_follows_rbp_based_cfa", kt_walk_follows_rbp_based_cfa },
+	{ "walk_fp_fallback_is_unreliable", kt_walk_fp_fallback_is_unreliable },
+	{ "walk_looks_up_return_address_minus_one",
+	  kt_walk_looks_up_return_address_minus_one },
+	{ "walk_first_frame_uses_exact_ip", kt_walk_first_frame_uses_exact_ip },
+	{ "walk_first_called_uses_ip_minus_one",
+	  kt_walk_first_called_uses_ip_minus_one },
+	{ "walk_regs_frame_then_exact_ip", kt_walk_regs_frame_then_exact_ip },
+	{ "walk_signal_frame", kt_walk_signal_frame },
+	{ "walk_iret_frame_keeps_rbp", kt_walk_iret_frame_keeps_rbp },
+	{ "walk_regs_frame_switches_to_another_known_stack",
+	  kt_walk_regs_frame_switches_to_another_known_stack },
+	{ "walk_stack_switch_reads_saved_sp", kt_walk_stack_switch_reads_saved_sp },
+	{ "walk_never_reads_outside_known_stacks",
+	  kt_walk_never_reads_outside_known_stacks },
+	{ "walk_plt_rule_depends_on_ip", kt_walk_plt_rule_depends_on_ip },
+	{ "walk_recovers_return_address_from_trampoline",
+	  kt_walk_recovers_return_address_from_trampoline },
+	{ "walk_recovers_trampoline_at_interrupted_ip",
+	  kt_walk_recovers_trampoline_at_interrupted_ip },
+	{ "walk_cache_gives_the_same_frames", kt_walk_cache_gives_the_same_frames },
+	{ "walk_cache_answers_as_the_table_for_every_address",
+	  kt_walk_cache_answers_as_the_table_for_every_address },
+};
+
+#endif /* _KUNWIND_TEST_WALK_CASES_H */
