@@ -4,7 +4,8 @@
  * kunwind_test_helper.ko (the second, small module that the registry
  * suite loads and unloads).
  *
- *   table.c      synthetic tables built in C (lookup and walk suites)
+ *   table.c      synthetic tables built in C (lookup and walk suites,
+ *                whose scenarios are unwind/test/'s, shared with the host)
  *   trace.c      one stack walked by kunwind and by the kernel's ORC
  *                unwinder, and the frame-for-frame comparison
  *   main.c       module init/exit, what must be recorded during init,
@@ -63,20 +64,23 @@ long kt_traced_3(kt_early_fn fn, void *arg);
 #include <kunit/test.h>
 #include "unwind/kunwind.h"
 
+/*
+ * The kernel's side of unwind/test/scenarios.h's contract: the scenarios
+ * the host's tests/unit.c runs too (lookup_test.c, walk_test.c), and the
+ * synthetic segments of every suite.
+ */
+#define KT_TEST struct kunit
+#define KT_EXPECT(test, cond, fmt, ...) ({				\
+	bool __kt_ok = (cond);						\
+	if (!__kt_ok)							\
+		KUNIT_FAIL(test, "%s: " fmt, #cond, ##__VA_ARGS__);	\
+	__kt_ok;							\
+})
+#define KT_NOTE(test, fmt, ...)	kunit_info(test, fmt "\n", ##__VA_ARGS__)
+#define KT_ZALLOC(test, size)	kunit_kzalloc(test, size, GFP_KERNEL)
+#include "unwind/test/scenarios.h"
+
 /* ---- table.c ---- */
-
-struct kt_row {
-	u32 start, end;			/* [start, end) in the segment */
-	struct kunwind_rule rule;
-};
-
-struct kt_seg {
-	const char *name;
-	u64 base;
-	u32 size;
-	const struct kt_row *rows;	/* sorted, not overlapping */
-	unsigned int nr_rows;
-};
 
 /*
  * A table of nr segments as kunwind-gen would build it (rules
@@ -85,17 +89,6 @@ struct kt_seg {
  */
 struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs,
 				   unsigned int nr, size_t *len);
-
-static inline struct kunwind_rule kt_call(int reg, int cfa, int bp)
-{
-	return (struct kunwind_rule){ .type = KUNWIND_TYPE_CALL, .reg = reg,
-				      .cfa_off = cfa, .bp_off = bp };
-}
-
-static inline struct kunwind_rule kt_typed(int type, int reg, int cfa)
-{
-	return (struct kunwind_rule){ .type = type, .reg = reg, .cfa_off = cfa };
-}
 
 /* ---- trace.c ---- */
 
