@@ -4,9 +4,30 @@
 # own (never the host CFLAGS): the cases depend on -O2 without frame
 # pointers.  Needs elfutils, gdb and libc6-dbg.
 
-$(O)/tests/stackprog: tests/stackprog.c
+$(O)/tests/stackprog: tests/stackprog.c tests/park.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -fomit-frame-pointer -g $(WFLAGS) -pthread -o $@ $<
 
 CHECK_BUILD += $(O)/tests/stackprog $(O)/kunwind-stack
 CHECKS += tests/stack.test
+
+# Mixed stacks (tests/stack-mixed.test): code with frame pointers and no
+# CFI around libc's CFI, dynamic (main's frame 0 in libmixedlib.so, which
+# the test removes) and static.  No -g: no .debug_frame either.
+MIXED_CFLAGS := -O2 -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+		-fno-unwind-tables -fno-optimize-sibling-calls
+
+$(O)/tests/libmixedlib.so: tests/mixedlib.c tests/stack.mk
+	@mkdir -p $(@D)
+	$(CC) -O2 -fno-omit-frame-pointer $(WFLAGS) -fPIC -shared -o $@ $<
+
+$(O)/tests/mixedprog: tests/mixedprog.c tests/park.h tests/stack.mk $(O)/tests/libmixedlib.so
+	$(CC) $(MIXED_CFLAGS) $(WFLAGS) -DMIXED_LIB -pthread -o $@ $< \
+		-L$(O)/tests -lmixedlib
+
+$(O)/tests/mixedprog-static: tests/mixedprog.c tests/park.h tests/stack.mk
+	@mkdir -p $(@D)
+	$(CC) $(MIXED_CFLAGS) $(WFLAGS) -static -pthread -o $@ $<
+
+CHECK_BUILD += $(O)/tests/mixedprog $(O)/tests/mixedprog-static
+CHECKS += tests/stack-mixed.test

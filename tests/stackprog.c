@@ -32,15 +32,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
+#include "park.h"
 
 #define DEPTH		60
 #define NR_SORT		64
@@ -202,25 +201,6 @@ static void *fault_thread(void *arg)
 	return NULL;
 }
 
-/* Is thread tid sleeping in pause()?  /proc says which syscall it is in. */
-static int in_pause(pid_t tid)
-{
-	char path[64], buf[256];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	return atol(buf) == SYS_pause && buf[0] != '-';
-}
-
 int main(int argc, char **argv)
 {
 	void *(*const fn[NR_SLOTS])(void *) = {
@@ -228,9 +208,8 @@ int main(int argc, char **argv)
 		fault_thread,
 	};
 	int stop = argc > 1 && !strcmp(argv[1], "--stop");
-	struct timespec ms = { 0, 1000000 };
 	pthread_t th;
-	int i, tries;
+	int i;
 
 	for (i = 0; i < NR_SLOTS; i++) {
 		if (pthread_create(&th, NULL, fn[i], NULL)) {
@@ -238,21 +217,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (i = 0; i < NR_SLOTS; i++) {
-		for (tries = 0; !parked[i] || !in_pause(parked[i]); tries++) {
-			if (tries == 10000) {
-				fprintf(stderr, "stackprog: %s never parked\n",
-					slot_name[i]);
-				return 1;
-			}
-			nanosleep(&ms, NULL);
-		}
-	}
-	/* The test reads these to know which TID is which case. */
-	for (i = 0; i < NR_SLOTS; i++)
-		printf("%s %d\n", slot_name[i], parked[i]);
-	printf("main %d\n", getpid());
-	fflush(stdout);
+	if (wait_parked("stackprog", parked, slot_name, NR_SLOTS))
+		return 1;
 	if (stop)
 		raise(SIGSTOP);
 	abort();
