@@ -29,5 +29,18 @@ $(O)/tests/mixedprog-static: tests/mixedprog.c tests/park.h tests/stack.mk
 	@mkdir -p $(@D)
 	$(CC) $(MIXED_CFLAGS) $(WFLAGS) -static -pthread -o $@ $<
 
-CHECK_BUILD += $(O)/tests/mixedprog $(O)/tests/mixedprog-static
-CHECKS += tests/stack-mixed.test
+# Hostile cores (tests/stack-hostile.test): kunwind-stack's own files with
+# UBSan's alignment check, which aborts on a misaligned load.
+UBSAN := -fsanitize=alignment -fno-sanitize-recover=all
+STACK_UBSAN_OBJ := $(STACK_OBJ:$(O)/kunwind-stack.obj/%=$(O)/tests/ubsan/%)
+
+$(O)/tests/ubsan/%.o: kunwind-stack/%.c kunwind-stack/*.h gen/*.h unwind/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) $(UBSAN) -c -o $@ $<
+
+$(O)/tests/kunwind-stack-ubsan: $(STACK_UBSAN_OBJ) $(GEN_OBJ) $(CORE_OBJ)
+	$(CC) $(CFLAGS) $(UBSAN) -o $@ $^ $(GEN_LIBS)
+
+CHECK_BUILD += $(O)/tests/mixedprog $(O)/tests/mixedprog-static \
+	       $(O)/tests/kunwind-stack-ubsan
+CHECKS += tests/stack-mixed.test tests/stack-hostile.test
