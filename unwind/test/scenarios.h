@@ -28,10 +28,12 @@
  *			kernel: kunit/table.c, written from format.h), freed
  *			when the case ends; NULL if it cannot
  *
- * A case's name is "case.param" (a function run over a table of
- * parameters) or "case.scenario" (one of a table of scenarios), on both
- * sides: KUnit reports it as kunit_<suite>.case.param, tests/unit as
- * case.param.
+ * A case is an entry of one of the tables: a parameter of a function
+ * (lookup_every_byte_finds_its_row, check_table, walk_reaches_stop_reason)
+ * or a scenario (lookup_scenario, walk_scenario), named the same on both
+ * sides: KUnit reports kunit_<suite>.<function>.<entry>, tests/unit
+ * <suite>.<function>.<entry>.  A new entry runs on both; a new table
+ * needs a KUNIT_CASE_PARAM and a line in tests/unit.c's main().
  */
 #ifndef _KUNWIND_TEST_SCENARIOS_H
 #define _KUNWIND_TEST_SCENARIOS_H
