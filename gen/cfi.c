@@ -433,237 +433,286 @@ static struct kunwind_rule to_rule(const struct cfi_state *s)
 
 /* ---- the interpreter ---- */
 
-static bool set_reg(struct cfi_state *s, const struct cie *cie,
-		    unsigned int reg, struct reg_rule rule)
+/*
+ * The interpreter's state while it runs one instruction list: the rules,
+ * the remember_state stack, and the state to restore registers to (NULL
+ * in the CIE's own instructions, which have none).
+ */
+struct interp {
+	const struct cie *cie;
+	const uint8_t *data;		/* the frame section (set_loc's offset) */
+	struct rd r;
+	struct cfi_state s;
+	const struct cfi_state *init;
+	struct cfi_state stack[MAX_STATES];
+	unsigned int depth;
+};
+
+/* What one instruction did. */
+enum step {
+	STEP_RULE,		/* changed the rules (or nothing: nop) */
+	STEP_ADVANCE,		/* advance the location by *arg code units */
+	STEP_SET_LOC,		/* set_loc: *arg as encoded, at offset *field */
+	STEP_BAD,		/* malformed, or invalid where it is */
+};
+
+static void set_reg(struct interp *in, unsigned int reg, struct reg_rule rule)
 {
 	if (reg == DW_REG_RSP)
-		s->sp = rule;
+		in->s.sp = rule;
 	else if (reg == DW_REG_RBP)
-		s->bp = rule;
-	else if (reg == cie->ra_reg)
-		s->ra = rule;
-	return true;
+		in->s.bp = rule;
+	else if (reg == in->cie->ra_reg)
+		in->s.ra = rule;
 }
 
-static bool restore_reg(struct cfi_state *s, const struct cfi_state *init,
-			const struct cie *cie, unsigned int reg)
+static bool restore_reg(struct interp *in, unsigned int reg)
 {
+	if (!in->init)
+		return false;
 	if (reg == DW_REG_RSP)
-		s->sp = init->sp;
+		in->s.sp = in->init->sp;
 	else if (reg == DW_REG_RBP)
-		s->bp = init->bp;
-	else if (reg == cie->ra_reg)
-		s->ra = init->ra;
+		in->s.bp = in->init->bp;
+	else if (reg == in->cie->ra_reg)
+		in->s.ra = in->init->ra;
 	return true;
 }
 
 /*
- * Run CFA instructions [p, end).  With emit, rows are added for the FDE's
- * range as the location advances; without (the CIE's initial
- * instructions) only the state changes.  Returns false on malformed input.
+ * Decode and run one CFA instruction.  Rule changes are done here; the
+ * location instructions are only decoded: what a location is belongs to
+ * the FDE (fde_rows()).
  */
-static bool run(struct ctx *c, const struct cie *cie, const uint8_t *p,
-		const uint8_t *end, struct cfi_state *s,
-		const struct cfi_state *init, bool emit, unsigned int shndx,
-		uint64_t *loc, uint64_t pc_end, uint64_t fde_field_base)
+static enum step step(struct interp *in, uint64_t *arg, uint64_t *field)
 {
-	struct rd r = { p, end, false };
-	struct cfi_state stack[MAX_STATES];
-	unsigned int depth = 0;
+	const struct cie *cie = in->cie;
+	struct rd *r = &in->r;
+	struct cfi_state *s = &in->s;
+	uint8_t op = *r->p++, low = op & 0x3f;
+	struct reg_rule rr = { 0 };
+	uint64_t reg, v;
 
-	while (r.p < r.end && !r.err) {
-		uint8_t op = *r.p++, low = op & 0x3f;
-		uint64_t adv = 0, reg, newloc;
-		struct reg_rule rr = { 0 };
+	switch (op >> 6) {
+	case 1:			/* DW_CFA_advance_loc */
+		*arg = low;
+		return STEP_ADVANCE;
+	case 2:			/* DW_CFA_offset */
+		rr.kind = R_OFFSET;
+		rr.off = factored(rd_uleb(r), cie->data_align);
+		set_reg(in, low, rr);
+		return STEP_RULE;
+	case 3:			/* DW_CFA_restore */
+		return restore_reg(in, low) ? STEP_RULE : STEP_BAD;
+	}
 
-		switch (op >> 6) {
-		case 1:			/* DW_CFA_advance_loc */
-			adv = low;
-			goto advance;
-		case 2:			/* DW_CFA_offset */
-			rr.kind = R_OFFSET;
-			rr.off = factored(rd_uleb(&r), cie->data_align);
-			set_reg(s, cie, low, rr);
+	switch (op) {
+	case 0x00:		/* nop */
+		break;
+	case 0x01:		/* set_loc */
+		*field = r->p - in->data;
+		*arg = rd_enc(r, cie->fde_enc);
+		return STEP_SET_LOC;
+	case 0x02:		/* advance_loc1 */
+		*arg = rd_n(r, 1);
+		return STEP_ADVANCE;
+	case 0x03:		/* advance_loc2 */
+		*arg = rd_n(r, 2);
+		return STEP_ADVANCE;
+	case 0x04:		/* advance_loc4 */
+		*arg = rd_n(r, 4);
+		return STEP_ADVANCE;
+	case 0x05:		/* offset_extended */
+	case 0x11:		/* offset_extended_sf */
+	case 0x14:		/* val_offset */
+	case 0x15:		/* val_offset_sf */
+	case 0x2f:		/* GNU_negative_offset_extended */
+		reg = rd_uleb(r);
+		rr.kind = op == 0x14 || op == 0x15 ? R_VAL_OFFSET : R_OFFSET;
+		v = op == 0x11 || op == 0x15 ? (uint64_t)rd_sleb(r) : rd_uleb(r);
+		rr.off = factored(op == 0x2f ? -v : v, cie->data_align);
+		set_reg(in, reg, rr);
+		break;
+	case 0x06:		/* restore_extended */
+		return restore_reg(in, rd_uleb(r)) ? STEP_RULE : STEP_BAD;
+	case 0x07:		/* undefined */
+		rr.kind = R_UNDEF;
+		set_reg(in, rd_uleb(r), rr);
+		break;
+	case 0x08:		/* same_value */
+		rr.kind = R_SAME;
+		set_reg(in, rd_uleb(r), rr);
+		break;
+	case 0x09:		/* register */
+		reg = rd_uleb(r);
+		rr.kind = R_REG;
+		rr.off = rd_uleb(r);
+		set_reg(in, reg, rr);
+		break;
+	case 0x0a:		/* remember_state */
+		if (in->depth == MAX_STATES)
+			return STEP_BAD;
+		in->stack[in->depth++] = *s;
+		break;
+	case 0x0b:		/* restore_state: the CFA too (DWARF 4+, GCC) */
+		if (!in->depth)
+			return STEP_BAD;
+		*s = in->stack[--in->depth];
+		break;
+	case 0x0c:		/* def_cfa */
+		s->cfa.kind = CFA_REG;
+		s->cfa.reg = rd_uleb(r);
+		s->cfa.off = rd_uleb(r);
+		break;
+	case 0x0d:		/* def_cfa_register */
+		if (s->cfa.kind == CFA_EXPR)
+			return STEP_BAD;
+		s->cfa.kind = CFA_REG;
+		s->cfa.reg = rd_uleb(r);
+		break;
+	case 0x0e:		/* def_cfa_offset */
+		if (s->cfa.kind == CFA_EXPR)
+			return STEP_BAD;
+		s->cfa.off = rd_uleb(r);
+		break;
+	case 0x0f:		/* def_cfa_expression */
+		s->cfa.kind = CFA_EXPR;
+		s->cfa.len = rd_uleb(r);
+		s->cfa.expr = r->p;
+		if (s->cfa.len > (uint64_t)(r->end - r->p))
+			return STEP_BAD;
+		r->p += s->cfa.len;
+		break;
+	case 0x10:		/* expression */
+	case 0x16:		/* val_expression */
+		reg = rd_uleb(r);
+		rr.kind = op == 0x10 ? R_EXPR : R_VAL_EXPR;
+		rr.len = rd_uleb(r);
+		rr.expr = r->p;
+		if (rr.len > (uint64_t)(r->end - r->p))
+			return STEP_BAD;
+		r->p += rr.len;
+		set_reg(in, reg, rr);
+		break;
+	case 0x12:		/* def_cfa_sf */
+		s->cfa.kind = CFA_REG;
+		s->cfa.reg = rd_uleb(r);
+		s->cfa.off = factored(rd_sleb(r), cie->data_align);
+		break;
+	case 0x13:		/* def_cfa_offset_sf */
+		if (s->cfa.kind == CFA_EXPR)
+			return STEP_BAD;
+		s->cfa.off = factored(rd_sleb(r), cie->data_align);
+		break;
+	case 0x2e:		/* GNU_args_size: rsp at landing pads only */
+		rd_uleb(r);
+		break;
+	default:		/* GNU_window_save (SPARC) and unknown */
+		return STEP_BAD;
+	}
+	return STEP_RULE;
+}
+
+/*
+ * The CIE's initial instructions: the state each of its FDEs starts
+ * from.  They set rules only; a location instruction there is malformed.
+ */
+static bool cie_state(const struct ctx *c, const struct cie *cie,
+		      struct cfi_state *init)
+{
+	struct interp in = {
+		.cie = cie, .data = c->data,
+		.r = { cie->insn, cie->insn_end, false },
+	};
+	uint64_t arg, field;
+
+	while (in.r.p < in.r.end && !in.r.err)
+		if (step(&in, &arg, &field) != STEP_RULE)
+			return false;
+	*init = in.s;
+	return !in.r.err;
+}
+
+/* The FDE being interpreted: where its rows go. */
+struct fde {
+	const struct cie *cie;
+	unsigned int shndx;		/* its text section */
+	uint64_t loc, end;		/* section-relative: next row, range end */
+	uint64_t section_base;		/* the section's address (linked files) */
+	struct cfi_state init;		/* after the CIE's instructions */
+};
+
+/* A set_loc operand as a section-relative location; false if it is none. */
+static bool set_loc(struct ctx *c, const struct fde *f, uint64_t field,
+		    uint64_t *loc)
+{
+	unsigned int sh;
+
+	if (is_rel(c)) {
+		if (!kelf_reloc_at(c->e, c->sec, field, &sh, loc) ||
+		    sh != f->shndx)
+			return false;
+	} else if ((f->cie->fde_enc & PE_APP) == PE_PCREL) {
+		*loc += c->addr + field;
+	}
+	*loc -= f->section_base;
+	return *loc >= f->loc;
+}
+
+/*
+ * The FDE's instructions [p, end): a row for each stretch of [f->loc,
+ * f->end) between location instructions, with the rules in force there;
+ * *last gets the rules for the stretch after the last one.  False on
+ * malformed input: f->loc is then where the rows stop.
+ */
+static bool fde_rows(struct ctx *c, struct fde *f, const uint8_t *p,
+		     const uint8_t *end, struct cfi_state *last)
+{
+	struct interp in = {
+		.cie = f->cie, .data = c->data, .r = { p, end, false },
+		.s = f->init, .init = &f->init,
+	};
+	uint64_t arg, field, loc;
+
+	while (in.r.p < in.r.end && !in.r.err) {
+		switch (step(&in, &arg, &field)) {
+		case STEP_RULE:
 			continue;
-		case 3:			/* DW_CFA_restore */
-			if (!init)
+		case STEP_ADVANCE:
+			loc = f->loc + arg * f->cie->code_align;
+			if (loc < f->loc)	/* wrapped: hostile input */
 				return false;
-			restore_reg(s, init, cie, low);
-			continue;
-		}
-
-		switch (op) {
-		case 0x00:		/* nop */
 			break;
-		case 0x01:		/* set_loc */
-			if (!emit)
+		case STEP_SET_LOC:
+			loc = arg;
+			if (in.r.err || !set_loc(c, f, field, &loc))
 				return false;
-			{
-				uint64_t field = r.p - c->data;
-				unsigned int sh;
-
-				newloc = rd_enc(&r, cie->fde_enc);
-				if (is_rel(c)) {
-					if (!kelf_reloc_at(c->e, c->sec, field, &sh, &newloc) ||
-					    sh != shndx)
-						return false;
-				} else if ((cie->fde_enc & PE_APP) == PE_PCREL) {
-					newloc += c->addr + field;
-				}
-				newloc -= fde_field_base;
-			}
-			if (newloc < *loc)
-				return false;
-			adv = 0;
-			goto set_loc;
-		case 0x02:		/* advance_loc1 */
-			adv = rd_n(&r, 1);
-			goto advance;
-		case 0x03:		/* advance_loc2 */
-			adv = rd_n(&r, 2);
-			goto advance;
-		case 0x04:		/* advance_loc4 */
-			adv = rd_n(&r, 4);
-			goto advance;
-		case 0x05:		/* offset_extended */
-			reg = rd_uleb(&r);
-			rr.kind = R_OFFSET;
-			rr.off = factored(rd_uleb(&r), cie->data_align);
-			set_reg(s, cie, reg, rr);
 			break;
-		case 0x06:		/* restore_extended */
-			if (!init)
-				return false;
-			restore_reg(s, init, cie, rd_uleb(&r));
-			break;
-		case 0x07:		/* undefined */
-			rr.kind = R_UNDEF;
-			set_reg(s, cie, rd_uleb(&r), rr);
-			break;
-		case 0x08:		/* same_value */
-			rr.kind = R_SAME;
-			set_reg(s, cie, rd_uleb(&r), rr);
-			break;
-		case 0x09:		/* register */
-			reg = rd_uleb(&r);
-			rr.kind = R_REG;
-			rr.off = rd_uleb(&r);
-			set_reg(s, cie, reg, rr);
-			break;
-		case 0x0a:		/* remember_state */
-			if (depth == MAX_STATES)
-				return false;
-			stack[depth++] = *s;
-			break;
-		case 0x0b:		/* restore_state: the CFA too (DWARF 4+, GCC) */
-			if (!depth)
-				return false;
-			*s = stack[--depth];
-			break;
-		case 0x0c:		/* def_cfa */
-			s->cfa.kind = CFA_REG;
-			s->cfa.reg = rd_uleb(&r);
-			s->cfa.off = rd_uleb(&r);
-			break;
-		case 0x0d:		/* def_cfa_register */
-			if (s->cfa.kind == CFA_EXPR)
-				return false;
-			s->cfa.kind = CFA_REG;
-			s->cfa.reg = rd_uleb(&r);
-			break;
-		case 0x0e:		/* def_cfa_offset */
-			if (s->cfa.kind == CFA_EXPR)
-				return false;
-			s->cfa.off = rd_uleb(&r);
-			break;
-		case 0x0f:		/* def_cfa_expression */
-			s->cfa.kind = CFA_EXPR;
-			s->cfa.len = rd_uleb(&r);
-			s->cfa.expr = r.p;
-			if (s->cfa.len > (uint64_t)(r.end - r.p))
-				return false;
-			r.p += s->cfa.len;
-			break;
-		case 0x10:		/* expression */
-		case 0x16:		/* val_expression */
-			reg = rd_uleb(&r);
-			rr.kind = op == 0x10 ? R_EXPR : R_VAL_EXPR;
-			rr.len = rd_uleb(&r);
-			rr.expr = r.p;
-			if (rr.len > (uint64_t)(r.end - r.p))
-				return false;
-			r.p += rr.len;
-			set_reg(s, cie, reg, rr);
-			break;
-		case 0x11:		/* offset_extended_sf */
-			reg = rd_uleb(&r);
-			rr.kind = R_OFFSET;
-			rr.off = factored(rd_sleb(&r), cie->data_align);
-			set_reg(s, cie, reg, rr);
-			break;
-		case 0x12:		/* def_cfa_sf */
-			s->cfa.kind = CFA_REG;
-			s->cfa.reg = rd_uleb(&r);
-			s->cfa.off = factored(rd_sleb(&r), cie->data_align);
-			break;
-		case 0x13:		/* def_cfa_offset_sf */
-			if (s->cfa.kind == CFA_EXPR)
-				return false;
-			s->cfa.off = factored(rd_sleb(&r), cie->data_align);
-			break;
-		case 0x14:		/* val_offset */
-			reg = rd_uleb(&r);
-			rr.kind = R_VAL_OFFSET;
-			rr.off = factored(rd_uleb(&r), cie->data_align);
-			set_reg(s, cie, reg, rr);
-			break;
-		case 0x15:		/* val_offset_sf */
-			reg = rd_uleb(&r);
-			rr.kind = R_VAL_OFFSET;
-			rr.off = factored(rd_sleb(&r), cie->data_align);
-			set_reg(s, cie, reg, rr);
-			break;
-		case 0x2e:		/* GNU_args_size: rsp at landing pads only */
-			rd_uleb(&r);
-			break;
-		case 0x2f:		/* GNU_negative_offset_extended */
-			reg = rd_uleb(&r);
-			rr.kind = R_OFFSET;
-			rr.off = factored(-rd_uleb(&r), cie->data_align);
-			set_reg(s, cie, reg, rr);
-			break;
-		default:		/* GNU_window_save (SPARC) and unknown */
+		default:
 			return false;
 		}
-		continue;
+		if (loc > f->end)
+			loc = f->end;
+		if (loc > f->loc) {
+			struct kunwind_rule rule = to_rule(&in.s);
 
-advance:
-		if (!emit)
-			return false;
-		newloc = *loc + adv * cie->code_align;
-		if (newloc < *loc)		/* wrapped: hostile input */
-			return false;
-set_loc:
-		if (newloc > pc_end)
-			newloc = pc_end;
-		if (newloc > *loc) {
-			struct kunwind_rule rule = to_rule(s);
-
-			if (cfi_rows_add(c->out, shndx, *loc, newloc, &rule))
+			if (cfi_rows_add(c->out, f->shndx, f->loc, loc, &rule))
 				return false;
-			*loc = newloc;
+			f->loc = loc;
 		}
 	}
-	return !r.err;
+	*last = in.s;
+	return !in.r.err;
 }
 
 static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 		      uint64_t id_field)
 {
 	const struct cie *cie;
-	uint64_t cie_off, pc_field, start, range, loc, section_base = 0;
+	uint64_t cie_off, pc_field, start, range, section_base = 0;
 	unsigned int shndx = 1, sh;
-	struct cfi_state init = { 0 }, s;
+	struct cfi_state last;
+	struct fde f;
 	uint64_t id = rd_n(r, is64 ? 8 : 4);
 
 	c->st->fdes++;
@@ -726,19 +775,19 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 		r->p += alen;
 	}
 
-	start -= section_base;
-	loc = start;
-	if (!run(c, cie, cie->insn, cie->insn_end, &init, NULL, false, 0, NULL,
-		 0, 0)) {
+	f.cie = cie;
+	f.shndx = shndx;
+	f.section_base = section_base;
+	f.loc = start - section_base;
+	f.end = f.loc + range;
+	if (!cie_state(c, cie, &f.init)) {
 		c->st->fdes_bad++;
 		return;
 	}
-	s = init;
-	if (run(c, cie, r->p, r->end, &s, &init, true, shndx, &loc,
-		start + range, section_base)) {
-		struct kunwind_rule last = to_rule(&s);
+	if (fde_rows(c, &f, r->p, r->end, &last)) {
+		struct kunwind_rule rule = to_rule(&last);
 
-		if (!cfi_rows_add(c->out, shndx, loc, start + range, &last))
+		if (!cfi_rows_add(c->out, shndx, f.loc, f.end, &rule))
 			return;
 	}
 	/*
@@ -747,8 +796,8 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 	 * stand, the rest of the FDE is unsupported rather than guessed.
 	 */
 	c->st->fdes_bad++;
-	cfi_rows_add(c->out, shndx, loc, start + range,
-		&(struct kunwind_rule){ .type = KUNWIND_TYPE_UNSUPPORTED });
+	cfi_rows_add(c->out, shndx, f.loc, f.end,
+		     &(struct kunwind_rule){ .type = KUNWIND_TYPE_UNSUPPORTED });
 }
 
 int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
