@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ELF file, through libelf: sections, the relocations of a relocatable
- * object, and function symbols.
+ * object, .symtab as it is (kelf_sym()) and the function symbols that
+ * name frames (kelf_symbol()).  The other files ask here rather than
+ * parse ELF themselves (embed.c, which rewrites an object, excepted).
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -37,9 +39,11 @@ struct kelf {
 	unsigned int nr_secs;
 	struct krels *rels;
 	unsigned int nr_rels;
-	struct ksym *sym;
+	struct ksym *sym;		/* kelf_symbol()'s functions, sorted */
 	size_t nr_syms;
 	bool syms_loaded;
+	Elf_Data *symtab, *symtab_shndx;	/* .symtab as it is, for kelf_sym() */
+	size_t nr_symtab, symtab_strtab;
 	Elf *debug_elf;		/* separate debug file, for .symtab */
 	int debug_fd;
 };
@@ -134,6 +138,14 @@ struct kelf *kelf_open(const char *path)
 			continue;
 		}
 		s->idx = i;
+		if (sh.sh_type == SHT_SYMTAB && !e->symtab && sh.sh_entsize &&
+		    (d = elf_getdata(scn, NULL))) {
+			e->symtab = d;
+			e->nr_symtab = d->d_size / sh.sh_entsize;
+			e->symtab_strtab = sh.sh_link;
+		} else if (sh.sh_type == SHT_SYMTAB_SHNDX) {
+			e->symtab_shndx = elf_getdata(scn, NULL);
+		}
 		s->addr = sh.sh_addr;
 		s->size = sh.sh_size;
 		s->flags = sh.sh_flags;
@@ -266,6 +278,39 @@ uint64_t kelf_load_base(const struct kelf *e)
 	return 0;
 }
 
+size_t kelf_nr_syms(const struct kelf *e)
+{
+	return e->nr_symtab;
+}
+
+bool kelf_sym(const struct kelf *e, size_t i, struct kelf_sym *out)
+{
+	Elf32_Word xndx = 0;
+	GElf_Sym s;
+
+	if (i >= e->nr_symtab ||
+	    !gelf_getsymshndx(e->symtab, e->symtab_shndx, i, &s, &xndx))
+		return false;
+	out->name = elf_strptr(e->elf, e->symtab_strtab, s.st_name);
+	out->value = s.st_value;
+	out->size = s.st_size;
+	out->shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
+	out->type = GELF_ST_TYPE(s.st_info);
+	out->bind = GELF_ST_BIND(s.st_info);
+	return true;
+}
+
+bool kelf_sym_by_name(const struct kelf *e, const char *name,
+		      struct kelf_sym *out)
+{
+	size_t i;
+
+	for (i = 1; i < e->nr_symtab; i++)
+		if (kelf_sym(e, i, out) && out->name && !strcmp(out->name, name))
+			return true;
+	return false;
+}
+
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -295,6 +340,7 @@ static void add_syms(struct kelf *e, Elf *elf, size_t *alloc)
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
 		for (i = 0; i < n; i++) {
+			struct ksym *p;
 			GElf_Sym s;
 			const char *name;
 
@@ -302,15 +348,10 @@ static void add_syms(struct kelf *e, Elf *elf, size_t *alloc)
 			    s.st_shndx == SHN_UNDEF ||
 			    !(name = elf_strptr(elf, sh.sh_link, s.st_name)) || !*name)
 				continue;
-			if (e->nr_syms == *alloc) {
-				struct ksym *p;
-
-				*alloc = *alloc ? *alloc * 2 : 256;
-				p = realloc(e->sym, *alloc * sizeof(*p));
-				if (!p)
-					return;
-				e->sym = p;
-			}
+			p = kgen_grow(e->sym, alloc, e->nr_syms, sizeof(*p), 256);
+			if (!p)
+				return;
+			e->sym = p;
 			e->sym[e->nr_syms].addr = s.st_value;
 			e->sym[e->nr_syms].size = s.st_size;
 			e->sym[e->nr_syms].name = name;

@@ -53,7 +53,29 @@ const struct ksec *kelf_text_at(const struct kelf *e, uint64_t addr);
  */
 int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
 		  unsigned int *shndx, uint64_t *val);
-/* Nearest function symbol at or below addr: name and offset; NULL if none. */
+/*
+ * The file's own .symtab, entry by entry (entry 0 is the null symbol;
+ * values are section offsets in ET_REL, addresses otherwise).  name is
+ * NULL if it cannot be read; shndx is resolved through SHN_XINDEX.
+ */
+struct kelf_sym {
+	const char *name;
+	uint64_t value, size;
+	unsigned int shndx;
+	unsigned int type, bind;	/* STT_*, STB_* */
+};
+
+size_t kelf_nr_syms(const struct kelf *e);
+/* Entry i; false if there is none or it cannot be read. */
+bool kelf_sym(const struct kelf *e, size_t i, struct kelf_sym *out);
+/* The first entry called name; false if there is none. */
+bool kelf_sym_by_name(const struct kelf *e, const char *name,
+		      struct kelf_sym *out);
+/*
+ * For backtraces: the nearest function symbol at or below addr, from
+ * .symtab, .dynsym and the separate debug file; name and offset, NULL if
+ * none.
+ */
 const char *kelf_symbol(struct kelf *e, uint64_t addr, uint64_t *off);
 /* Link-time address of the first PT_LOAD with offset 0 (ET_DYN bias base). */
 uint64_t kelf_load_base(const struct kelf *e);

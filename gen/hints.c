@@ -79,40 +79,34 @@ static int hint_cmp(const void *a, const void *b)
 
 /*
  * Where a hint outside every FDE ends: the end of the function symbol that
- * contains addr (.symtab is read raw: values are section-relative in
- * ET_REL, addresses otherwise).  0 if no symbol of sec is at or below addr.
+ * contains addr (labels and other symbols of sec bound the ones without a
+ * size).  0 if no symbol of sec is at or below addr.
  */
 static uint64_t symbol_end(const struct kelf *e, const struct ksec *sec,
 			   uint64_t addr)
 {
-	const struct ksec *st = kelf_sec_by_name(e, ".symtab");
 	uint64_t base = kelf_type(e) == ET_REL ? 0 : sec->addr;
 	uint64_t sized = 0, next = sec->size;
+	struct kelf_sym s;
 	bool any = false;
-	size_t i, n;
+	size_t i;
 
-	if (!st || !st->data)
-		return 0;
-	n = st->size / sizeof(Elf64_Sym);
-	for (i = 1; i < n; i++) {
-		Elf64_Sym s;
+	for (i = 1; i < kelf_nr_syms(e); i++) {
 		uint64_t v;
-		unsigned int t;
 
-		memcpy(&s, st->data + i * sizeof(s), sizeof(s));
-		t = ELF64_ST_TYPE(s.st_info);
-		if (s.st_shndx != sec->idx || t == STT_SECTION || t == STT_FILE)
+		if (!kelf_sym(e, i, &s) || s.shndx != sec->idx ||
+		    s.type == STT_SECTION || s.type == STT_FILE)
 			continue;
-		v = s.st_value - base;
+		v = s.value - base;
 		if (v > addr) {
 			if (v < next)
 				next = v;
 			continue;
 		}
 		any = true;
-		if (s.st_size && addr - v < s.st_size &&
-		    (!sized || v + s.st_size < sized))
-			sized = v + s.st_size;
+		if (s.size && addr - v < s.size &&
+		    (!sized || v + s.size < sized))
+			sized = v + s.size;
 	}
 	if (sized)
 		return sized;

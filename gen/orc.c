@@ -130,32 +130,6 @@ static bool orc_rule(const uint8_t *p, bool layout63, struct kunwind_rule *r)
 	return r->bp_off != 0;
 }
 
-/*
- * The raw .symtab entry of name (values are addresses in a linked file);
- * false if there is none.
- */
-static bool find_symbol(const struct kelf *e, const char *name, Elf64_Sym *out)
-{
-	const struct ksec *st = kelf_sec_by_name(e, ".symtab");
-	const struct ksec *str;
-	size_t i, n;
-
-	if (!st || !st->data)
-		return false;
-	str = kelf_sec_by_name(e, ".strtab");
-	if (!str || !str->data)
-		return false;
-	n = st->size / sizeof(Elf64_Sym);
-	for (i = 1; i < n; i++) {
-		memcpy(out, st->data + i * sizeof(*out), sizeof(*out));
-		if (out->st_name < str->size &&
-		    !strncmp((const char *)str->data + out->st_name, name,
-			     str->size - out->st_name))
-			return true;
-	}
-	return false;
-}
-
 /* "X.Y" at p: X * 100 + Y, or -1. */
 static int parse_release(const char *p, const char *end)
 {
@@ -181,7 +155,7 @@ static int kernel_release(const struct kelf *e)
 {
 	const struct ksec *mi = kelf_sec_by_name(e, ".modinfo");
 	const struct ksec *text;
-	Elf64_Sym sym;
+	struct kelf_sym sym;
 	const char *p, *end;
 
 	if (mi && mi->data) {
@@ -191,13 +165,13 @@ static int kernel_release(const struct kelf *e)
 			if (!strncmp(p, "vermagic=", end - p < 9 ? end - p : 9))
 				return parse_release(p + 9, end);
 	}
-	if (kelf_type(e) == ET_REL || !find_symbol(e, "linux_banner", &sym))
+	if (kelf_type(e) == ET_REL || !kelf_sym_by_name(e, "linux_banner", &sym))
 		return -1;
-	text = kelf_sec(e, sym.st_shndx);
-	if (!text || !text->data || sym.st_value < text->addr ||
-	    sym.st_value - text->addr >= text->size)
+	text = kelf_sec(e, sym.shndx);
+	if (!text || !text->data || sym.value < text->addr ||
+	    sym.value - text->addr >= text->size)
 		return -1;
-	p = (const char *)text->data + (sym.st_value - text->addr);
+	p = (const char *)text->data + (sym.value - text->addr);
 	end = (const char *)text->data + text->size;
 	if (end - p < 14 || strncmp(p, "Linux version ", 14))
 		return -1;
