@@ -106,6 +106,7 @@ struct cfi_row {
 	unsigned int shndx;		/* text section (ET_REL) or containing section */
 	uint64_t start, end;		/* section-relative, end exclusive */
 	struct kunwind_rule rule;
+	size_t seq;			/* order of addition (cfi_rows_add()) */
 };
 
 struct cfi_rows {
@@ -119,7 +120,10 @@ struct cfi_rows {
  */
 int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, uint64_t start,
 		 uint64_t end, const struct kunwind_rule *rule);
-/* By section, then start (the order of rows with equal starts is not kept). */
+/*
+ * By section, then start; rows that start together stay in the order they
+ * were added (so of two overlapping rows the table keeps the first read).
+ */
 void cfi_rows_sort(struct cfi_rows *r);
 void cfi_rows_free(struct cfi_rows *r);
 

@@ -34,9 +34,11 @@ int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, uint64_t start,
 	if (!p)
 		return -1;
 	r->row = p;
-	r->row[r->nr++] = (struct cfi_row){
+	r->row[r->nr] = (struct cfi_row){
 		.shndx = shndx, .start = start, .end = end, .rule = *rule,
+		.seq = r->nr,
 	};
+	r->nr++;
 	return 0;
 }
 
@@ -46,7 +48,9 @@ static int row_cmp(const void *a, const void *b)
 
 	if (x->shndx != y->shndx)
 		return x->shndx < y->shndx ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 void cfi_rows_sort(struct cfi_rows *r)
