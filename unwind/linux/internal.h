@@ -188,6 +188,7 @@ struct kunwind_walk {
 	struct llist_node *rethook_cur;	/* rethook_find_ret_addr()'s cursor */
 	bool tracer_lost;		/* a trampoline ret_addr() could not undo */
 	bool put_stack;			/* try_get_task_stack() succeeded */
+	struct kunwind_walk_cache *cache;	/* this CPU's lookup cache, if taken */
 };
 
 #define KUNWIND_MAX_DEPTH	128
@@ -225,8 +226,11 @@ bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task);
  * step of the kernel's ORC unwinder, flagged KUNWIND_FRAME_ORC.
  */
 bool kunwind_walk_next(struct kunwind_walk *w);
-/* Count the stop reason, release the stack and RCU. */
+/* Count the stop reason, release the stack, the lookup cache and RCU. */
 void kunwind_walk_end(struct kunwind_walk *w);
+/* The per-CPU lookup caches of walks (stack.c); walks work without. */
+int kunwind_walk_caches_init(void);
+void kunwind_walk_caches_exit(void);
 
 /*
  * The caller's frame, for starting from current: ip is the return

@@ -3,8 +3,8 @@
  * kunwind.ko: kernel stack walks with tables compiled from DWARF CFI at
  * build time.  See Documentation/kunwind.rst.
  *
- * Init order: resolve the kernel internals walks need (symbols.c), then
- * register tables and the module notifier (registry.c), then the die and
+ * Init order: resolve the kernel internals walks need (symbols.c), the
+ * walks' lookup caches (stack.c), then register tables and the module notifier (registry.c), then the die and
  * panic notifiers (oops.c), the profiler's module notifier (profile.c),
  * then debugfs.  A missing piece degrades the
  * module (a message says which), it never fails the load: only the
@@ -18,6 +18,8 @@ static int __init kunwind_init(void)
 	int err;
 
 	kunwind_symbols_init();
+	if (kunwind_walk_caches_init())
+		pr_warn("no memory for the lookup caches: walks look up without\n");
 	err = kunwind_registry_init();
 	if (err)
 		return err;
@@ -33,6 +35,7 @@ out_oops:
 	kunwind_oops_exit_notifiers();
 out_registry:
 	kunwind_registry_exit();
+	kunwind_walk_caches_exit();
 	return err;
 }
 
@@ -42,6 +45,7 @@ static void __exit kunwind_exit(void)
 	kunwind_profile_exit();
 	kunwind_oops_exit_notifiers();
 	kunwind_registry_exit();
+	kunwind_walk_caches_exit();
 }
 
 module_init(kunwind_init);

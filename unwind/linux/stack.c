@@ -301,6 +301,88 @@ static __kunwind_walk bool rcu_ok(void)
 	return false;
 }
 
+/* ---- the walks' lookup caches ---------------------------------------- */
+
+/*
+ * Every walk looks rules up through a cache of its CPU (struct
+ * kunwind_cache: address -> rule), one per context a walk may interrupt
+ * another in: task, softirq, hardirq, NMI.  A walk takes its context's
+ * cache if it is free and gives it back in kunwind_walk_end(); a walk that
+ * finds it taken (a walk in another walk's callback, or an NMI-level walk
+ * interrupting another, as in a #DB handler) looks up without.  A walk
+ * keeps its CPU (preemption is off) and what interrupts it completes
+ * before it resumes, so a plain per-CPU flag is enough.  The registry's
+ * generation (kunwind_registry_gen()) clears a cache filled under another:
+ * tables that arrived or went, init text freed.  Allocated, not static:
+ * a module's static per-CPU area is a few kilobytes shared by all.
+ */
+enum { CACHE_TASK, CACHE_SOFTIRQ, CACHE_HARDIRQ, CACHE_NMI, NR_CACHES };
+
+struct kunwind_walk_cache {
+	struct kunwind_cache c;
+	unsigned long gen;
+	bool busy;
+};
+
+struct kunwind_walk_caches {
+	struct kunwind_walk_cache ctx[NR_CACHES];
+};
+
+static struct kunwind_walk_caches __percpu *walk_caches;
+
+int kunwind_walk_caches_init(void)
+{
+	unsigned int cpu, i;
+
+	walk_caches = alloc_percpu(struct kunwind_walk_caches);
+	if (!walk_caches)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < NR_CACHES; i++)
+			per_cpu_ptr(walk_caches, cpu)->ctx[i].gen = ~0UL;
+	return 0;
+}
+
+void kunwind_walk_caches_exit(void)
+{
+	free_percpu(walk_caches);
+	walk_caches = NULL;
+}
+
+static __kunwind_walk void cache_take(struct kunwind_walk *w)
+{
+	struct kunwind_walk_cache *wc;
+	unsigned long gen;
+
+	if (!walk_caches)
+		return;
+	wc = &this_cpu_ptr(walk_caches)->ctx[in_nmi() ? CACHE_NMI :
+					      in_hardirq() ? CACHE_HARDIRQ :
+					      in_serving_softirq() ? CACHE_SOFTIRQ :
+					      CACHE_TASK];
+	if (READ_ONCE(wc->busy))
+		return;
+	WRITE_ONCE(wc->busy, true);
+	barrier();	/* taken before used, for what interrupts us */
+	gen = kunwind_registry_gen();
+	if (wc->gen != gen) {
+		kunwind_cache_clear(&wc->c);
+		wc->gen = gen;
+	}
+	w->cache = wc;
+	w->s.cache = &wc->c;
+}
+
+static __kunwind_walk void cache_put(struct kunwind_walk *w)
+{
+	if (!w->cache)
+		return;
+	barrier();	/* used before given back */
+	WRITE_ONCE(w->cache->busy, false);
+	w->cache = NULL;
+	w->s.cache = NULL;
+}
+
 /* A walk that cannot start: no frame, stopped. */
 static __kunwind_walk bool walk_fail(struct kunwind_walk *w,
 				     enum kunwind_stop why)
@@ -345,6 +427,7 @@ __kunwind_walk bool kunwind_walk_start(struct kunwind_walk *w,
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, ip, sp, bp,
 		      KUNWIND_MAX_DEPTH,
 		      first_called ? KUNWIND_FIRST_CALLED : 0);
+	cache_take(w);
 	return walk_first(w);
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_start);
@@ -377,6 +460,8 @@ start_regs(struct kunwind_walk *w, struct pt_regs *regs,
 			*gen = now;
 		}
 		w->s.cache = c;
+	} else {
+		cache_take(w);
 	}
 	if (!user_mode(regs) && regs->ip && !kunwind_code_at(&w->s, regs->ip, true))
 		return walk_fail(w, KUNWIND_STOP_BAD_RA);
@@ -434,6 +519,7 @@ __kunwind_walk bool kunwind_walk_start_task(struct kunwind_walk *w,
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, ret, sp + size, bp,
 		      KUNWIND_MAX_DEPTH,
 		      ret == ret_from_fork ? 0 : KUNWIND_FIRST_CALLED);
+	cache_take(w);
 	return walk_first(w);
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_start_task);
@@ -601,6 +687,7 @@ __kunwind_walk void kunwind_walk_end(struct kunwind_walk *w)
 	if (w->put_stack)
 		kunwind_sym.put_task_stack(w->task);
 	w->put_stack = false;
+	cache_put(w);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_end);
