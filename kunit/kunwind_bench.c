@@ -13,8 +13,14 @@
  * load moves much less than the totals (measured: totals gave 0.67 to
  * 1.06 over five runs).  It prints
  *
- *   kunwind-bench: depth D frames F kunwind N ns/frame orc M ns/frame
+ *   kunwind-bench: depth D frames F kunwind N ns/frame orc M ns/frame (traces equal)
  *   kunwind-bench: ratio kunwind/orc=<x> frames=<total> ...
+ *
+ * but first checks at each depth that both save the same trace; where
+ * they do not, it prints both, "TRACES DIFFER", and no ratio.  The same
+ * against the rbp chain over this module's own frames (this file is built
+ * with frame pointers, the kernel is not: the chain ends at the init
+ * function's caller), "ratio kunwind/fp=<x>".
  *
  * Then the registry's cost as tables are added (table_bench()): the
  * lookup of a module frame with 1 and with 200 registered tables,
@@ -23,6 +29,7 @@
  *
  * and the module stays loaded, doing nothing more.
  */
+#include "unwind/linux/compat.h"	/* first, as Kbuild force-includes it */
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -46,9 +53,12 @@ typedef unsigned int (*save_fn)(unsigned long *store, unsigned int size,
 
 #define MAX_ROUNDS 400
 
+/* kunwind against another walker (fn[1]) on the same frames. */
 struct bench {
-	u64 ns[2];		/* kunwind, orc */
-	u32 round_ratio[MAX_ROUNDS];	/* per round, kunwind/orc * 1000 */
+	save_fn fn[2];		/* kunwind_save, the other */
+	unsigned int size;	/* frames each saves */
+	u64 ns[2];
+	u32 round_ratio[MAX_ROUNDS];	/* per round, kunwind/other * 1000 */
 	u64 frames[2];
 	unsigned int n[2];
 	bool differ;
@@ -56,9 +66,11 @@ struct bench {
 	long sink;
 };
 
-/* One call instruction for both unwinders. */
-static noinline u64 timed_batch(save_fn fn, unsigned long *store,
-				unsigned int *n)
+/*
+ * One call instruction for both walkers, reached through one call
+ * instruction of bench_here(): the frames above it are the same.
+ */
+static noinline u64 timed_batch(struct bench *b, unsigned int which)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -67,34 +79,77 @@ static noinline u64 timed_batch(save_fn fn, unsigned long *store,
 	local_irq_save(flags);
 	t0 = ktime_get_ns();
 	for (i = 0; i < batch; i++)
-		*n = fn(store, BENCH_FRAMES, 0);
+		b->n[which] = b->fn[which](b->store[which], b->size, 0);
 	t = ktime_get_ns() - t0;
 	local_irq_restore(flags);
 	return t;
 }
 
+/*
+ * The rbp chain over this module's frames, as stack_trace_save() stores
+ * them (the first: the return address into the caller).  This file is
+ * built with frame pointers (kunit/Kbuild); the kernel is not, so the
+ * chain ends at the first return address outside the module's text.
+ * The bounds are the walking task's stack and the module's text, found
+ * once at init: the chain checks each word against them, as kunwind
+ * checks its reads.
+ */
+static unsigned long fp_stack_lo, fp_stack_hi;
+static unsigned long fp_text[2][2];	/* [start, end) of core and init text */
+
+static noinline unsigned int fp_save(unsigned long *store, unsigned int size,
+				     unsigned int skip)
+{
+	unsigned long bp = (unsigned long)__builtin_frame_address(0), next, ret;
+	unsigned int n = 0;
+
+	while (n < size && !(bp & 7) && bp - fp_stack_lo < fp_stack_hi - fp_stack_lo - 16) {
+		ret = ((unsigned long *)bp)[1];
+		if (ret - fp_text[0][0] >= fp_text[0][1] - fp_text[0][0] &&
+		    ret - fp_text[1][0] >= fp_text[1][1] - fp_text[1][0])
+			break;
+		store[n++] = ret;
+		next = ((unsigned long *)bp)[0];
+		if (next <= bp)
+			break;
+		bp = next;
+	}
+	return n;
+}
+
+/*
+ * Round 0 checks the traces: a ratio of walks that report other frames
+ * means nothing.  Then `rounds` rounds, which walker goes first
+ * alternating (against order effects).  One loop, one call of
+ * timed_batch(): a loop of two would be unrolled into two calls, whose
+ * return addresses differ.
+ */
 static noinline void bench_here(struct bench *b)
 {
-	static const save_fn fns[2] = { kunwind_save, stack_trace_save };
-	unsigned int r, k;
+	unsigned int i, r, which;
+	u64 t[2] = { 0, 0 };
 
-	for (r = 0; r < rounds; r++) {
-		u64 t[2];
-
-		for (k = 0; k < 2; k++) {
-			/* Alternate which goes first, against order effects. */
-			unsigned int which = (r & 1) ? 1 - k : k;
-
-			t[which] = timed_batch(fns[which], b->store[which],
-					       &b->n[which]);
+	for (i = 0; i < 2 * (rounds + 1); i++) {
+		r = i / 2;
+		which = (r & 1) ? 1 - i % 2 : i % 2;
+		t[which] = timed_batch(b, which);
+		if (i % 2 == 0)
+			continue;
+		if (!r) {
+			b->differ = b->n[0] != b->n[1] || !b->n[0] ||
+				    memcmp(b->store[0], b->store[1],
+					   b->n[0] * sizeof(long));
+			if (b->differ)
+				return;
+			continue;
+		}
+		for (which = 0; which < 2; which++) {
 			b->ns[which] += t[which];
 			b->frames[which] += (u64)b->n[which] * batch;
 		}
 		/* Same frames on both sides: the time ratio is the ns/frame one. */
-		b->round_ratio[r] = t[1] ? div64_u64(t[0] * 1000, t[1]) : 0;
+		b->round_ratio[r - 1] = t[1] ? div64_u64(t[0] * 1000, t[1]) : 0;
 	}
-	b->differ = b->n[0] != b->n[1] ||
-		    memcmp(b->store[0], b->store[1], b->n[0] * sizeof(long));
 }
 
 static noinline void bench_at_depth(struct bench *b, int depth)
@@ -358,54 +413,102 @@ out:
 	table_bench_free(tb);
 }
 
-static int __init kunwind_bench_init(void)
+static void print_traces(const char *other, const struct bench *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < max(b->n[0], b->n[1]); i++)
+		pr_info("kunwind-bench:   #%-2u %pS | %pS\n", i,
+			i < b->n[0] ? (void *)b->store[0][i] : NULL,
+			i < b->n[1] ? (void *)b->store[1][i] : NULL);
+	pr_info("kunwind-bench:   (kunwind | %s)\n", other);
+}
+
+/*
+ * kunwind_save() against fn at three depths: per depth its ns/frame,
+ * then the median over all rounds of the per-round ratio.  size: frames
+ * each saves at a depth (0: BENCH_FRAMES).  Nothing is timed at a depth
+ * where the traces differ, and then there is no ratio: "TRACES DIFFER".
+ */
+static void __init compare(const char *other, save_fn fn,
+			   unsigned int (*size)(int depth))
 {
 	static const int depths[] = { 4, 12, 28 };
 	u64 ns[2] = { 0, 0 }, frames[2] = { 0, 0 }, ratio, total;
-	unsigned int i, differ = 0, nr = 0;
+	unsigned int i, nr = 0;
 	u32 *all;
 
-	rounds = clamp(rounds, 1u, (unsigned int)MAX_ROUNDS);
 	all = kcalloc(ARRAY_SIZE(depths) * rounds, sizeof(*all), GFP_KERNEL);
 	if (!all)
-		return -ENOMEM;
-
+		return;
 	for (i = 0; i < ARRAY_SIZE(depths); i++) {
 		struct bench *b = kzalloc(sizeof(*b), GFP_KERNEL);
 		u64 pk, po;
 
-		if (!b) {
-			kfree(all);
-			return -ENOMEM;
-		}
+		if (!b)
+			goto out;
+		b->fn[0] = kunwind_save;
+		b->fn[1] = fn;
+		b->size = size ? size(depths[i]) : BENCH_FRAMES;
 		bench_at_depth(b, depths[i]);
+		if (b->differ) {
+			pr_info("kunwind-bench: depth %d: kunwind and %s TRACES DIFFER: %u and %u frames\n",
+				depths[i], other, b->n[0], b->n[1]);
+			print_traces(other, b);
+			pr_info("kunwind-bench: ratio kunwind/%s: none, the traces differ\n",
+				other);
+			kfree(b);
+			goto out;
+		}
 		pk = milli(b->ns[0], b->frames[0]);
 		po = milli(b->ns[1], b->frames[1]);
-		pr_info("kunwind-bench: depth %d frames %u kunwind %llu.%03llu ns/frame orc %llu.%03llu ns/frame%s\n",
-			depths[i], b->n[0], pk / 1000, pk % 1000, po / 1000,
-			po % 1000, b->differ ? " TRACES DIFFER" : "");
+		pr_info("kunwind-bench: depth %d frames %u kunwind %llu.%03llu ns/frame %s %llu.%03llu ns/frame (traces equal)\n",
+			depths[i], b->n[0], pk / 1000, pk % 1000, other,
+			po / 1000, po % 1000);
 		ns[0] += b->ns[0];
 		ns[1] += b->ns[1];
 		frames[0] += b->frames[0];
 		frames[1] += b->frames[1];
-		differ += b->differ;
 		memcpy(all + nr, b->round_ratio, rounds * sizeof(*all));
 		nr += rounds;
 		kfree(b);
 	}
 	sort(all, nr, sizeof(*all), cmp_u32, NULL);
 	ratio = all[nr / 2];
-	kfree(all);
 	/* and the ratio of the totals' ns per frame, for comparison */
 	total = milli(milli(ns[0], frames[0]), milli(ns[1], frames[1]));
-	pr_info("kunwind-bench: ratio kunwind/orc=%llu.%03llu (median of %u rounds; of the totals %llu.%03llu) frames=%llu kunwind_ns=%llu orc_ns=%llu differing_depths=%u\n",
-		ratio / 1000, ratio % 1000, nr, total / 1000, total % 1000,
-		frames[0], ns[0], ns[1], differ);
+	pr_info("kunwind-bench: ratio kunwind/%s=%llu.%03llu (median of %u rounds; of the totals %llu.%03llu) frames=%llu kunwind_ns=%llu %s_ns=%llu\n",
+		other, ratio / 1000, ratio % 1000, nr, total / 1000,
+		total % 1000, frames[0], ns[0], other, ns[1]);
+out:
+	kfree(all);
+}
+
+/*
+ * The module's frames at a depth: timed_batch, bench_here, depth + 1 of
+ * bench_at_depth and the init function, whose caller is the kernel's.
+ */
+static unsigned int __init module_frames(int depth)
+{
+	return depth + 4;
+}
+
+static int __init kunwind_bench_init(void)
+{
+	rounds = clamp(rounds, 1u, (unsigned int)MAX_ROUNDS);
+	compare("orc", stack_trace_save, NULL);
+
+	fp_stack_lo = (unsigned long)task_stack_page(current);
+	fp_stack_hi = fp_stack_lo + THREAD_SIZE;
+	kunwind_mod_text(THIS_MODULE, false, &fp_text[0][0], &fp_text[0][1]);
+	kunwind_mod_text(THIS_MODULE, true, &fp_text[1][0], &fp_text[1][1]);
+	compare("fp", fp_save, module_frames);
+
 	table_bench();
 	return 0;
 }
 
 module_init(kunwind_bench_init);
 
-MODULE_DESCRIPTION("kunwind benchmark: kunwind_save() vs stack_trace_save()");
+MODULE_DESCRIPTION("kunwind benchmark: kunwind_save() vs stack_trace_save() and the rbp chain");
 MODULE_LICENSE("GPL");
