@@ -34,11 +34,11 @@ FUZZ_DWARF  := $(O)/fuzz/dwarf-O2.so $(O)/fuzz/dwarf-O0.so
 
 fuzz: $(FUZZ_BINS) $(O)/fuzz/corpus/.done
 
-$(O)/fuzz/cfi_fuzz: fuzz/cfi_fuzz.c $(FUZZ_DEPS) gen/gen.h $(GEN_SRC)
+$(O)/fuzz/cfi_fuzz: fuzz/cfi_fuzz.c $(FUZZ_DEPS) gen/*.h $(GEN_SRC)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(GEN_SRC) $(GEN_LIBS)
 
-$(O)/fuzz/elf_fuzz: fuzz/elf_fuzz.c $(FUZZ_DEPS) gen/gen.h $(GEN_SRC)
+$(O)/fuzz/elf_fuzz: fuzz/elf_fuzz.c $(FUZZ_DEPS) gen/*.h $(GEN_SRC)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(GEN_SRC) $(GEN_LIBS)
 
