@@ -23,8 +23,9 @@
  * buckets of KUNWIND_BUCKET_SIZE bytes.  Each row says "from this byte on,
  * use rule R"; it is stored as the row's offset inside its bucket (one
  * byte) and the rule index (one byte, or two with KUNWIND_F_WIDE).  Rows
- * are sorted and cover the whole segment: bytes no FDE describes are
- * covered by a row whose rule is KUNWIND_RULE_NONE, so gaps stay gaps.
+ * are sorted and cover the whole segment: bytes that no FDE, assembly
+ * hint or ORC entry describes (gen/ takes rows from all three) are covered
+ * by a row whose rule is KUNWIND_RULE_NONE, so gaps stay gaps.
  *
  * The rows starting in bucket b are [first(b), first(b + 1)), where
  * first(b) = super[b >> 8] + bucket[b].  A 16-bit bucket entry is relative
@@ -34,9 +35,11 @@
  * before first(b), which starts in an earlier bucket.
  *
  * A lookup reads bucket[b], bucket[b + 1] (one cache line) and the few
- * rows of one bucket (one cache line, 2 bytes a row); the super-blocks
- * (4 bytes per 64 KiB of text) and the rule dictionary (8 bytes a rule,
- * 241 rules for a whole kernel) are small enough to stay cache resident.
+ * rows of one bucket (one cache line, 2 or 3 bytes a row); the
+ * super-blocks (4 bytes per 64 KiB of text) and the rule dictionary
+ * (8 bytes a rule; 288 rules, so 3-byte rows, in the 6.12 test kernel's
+ * vmlinux table: kunwind-gen stats) are small enough to stay cache
+ * resident.
  *
  * The ip - 1 rule is the walker's, not the table's: a table maps exact
  * addresses.  The walker looks up ip - 1 for return addresses (a call to
@@ -75,7 +78,7 @@
 #define KUNWIND_TYPE_IRET	3	/* hardware iret frame at base */
 #define KUNWIND_TYPE_SIGNAL	4	/* user struct ucontext at base (__restore_rt) */
 #define KUNWIND_TYPE_END	5	/* end of stack: the walk is complete */
-#define KUNWIND_TYPE_UNDEFINED	6	/* described, but not unwindable (RA undefined mid-stack) */
+#define KUNWIND_TYPE_UNDEFINED	6	/* described, but no CFA rule (or an UNDEFINED hint) */
 #define KUNWIND_TYPE_UNSUPPORTED 7	/* CFI the table cannot represent */
 #define KUNWIND_TYPE_PLT	8	/* CFA = rsp + cfa_off + ((ip & 15) >= reg ? 8 : 0) */
 #define KUNWIND_TYPE_MAX	8
@@ -85,7 +88,8 @@
 #define KUNWIND_REG_SP		7
 /*
  * A stack switch (ORC's SP_INDIRECT): the previous stack pointer was saved
- * at [rsp], so CFA = *(rsp) + cfa_off.  Only from KUNWIND_HINT_STACK_SWITCH.
+ * at [rsp], so CFA = *(rsp) + cfa_off.  CALL rules only: from
+ * KUNWIND_HINT_STACK_SWITCH, or from an ORC CALL entry on SP_INDIRECT.
  */
 #define KUNWIND_REG_SP_INDIRECT	0x87
 
