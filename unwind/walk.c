@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The walker: start / next / done over one struct kunwind_state.
+ * The walker: start / next / done over one struct kunwind_state, and
+ * kunwind_trace(), the same walk storing ips, ordinary frames in a loop.
  *
  * It knows nothing of where tables or stacks live; the caller's ops say
  * (kernel: the registry and the task/IRQ/exception stacks; host: the
- * mappings of a core file).  Every stack read goes through ops->read, which
- * may fail; a failure ends the walk, it never faults.
+ * mappings of a core file, or the bench's own stack).  Every word it reads
+ * is first checked to lie on a stack ops->stack vouched for; then it is
+ * read through ops->read, which may fail (a failure ends the walk, it
+ * never faults), or, for a caller with no read op (its stacks are its own
+ * memory), loaded in place.
  */
 #include "kunwind.h"
 
