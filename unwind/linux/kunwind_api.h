@@ -11,14 +11,23 @@
  *    read-side section), so a module unloading meanwhile keeps its table
  *    until the walk is over; it is refused where RCU is not watching.
  *  - Memory: only the stacks the kernel itself unwinds are read (the
- *    task's, and for current this CPU's IRQ, exception and entry stacks),
- *    a word at a time, with non-faulting loads that refuse user,
- *    vsyscall and non-canonical addresses.  A walk ends on any stack,
- *    however corrupt; it never faults.
+ *    task's, and for current this CPU's IRQ, exception and entry stacks
+ *    where get_stack_info() can be called; else the task's only), a word
+ *    at a time, through kunwind_read_nofault() (compat.h): one
+ *    __get_kernel_nofault() load, not copy_from_kernel_nofault(), after
+ *    the checks of 6.12's copy_from_kernel_nofault_allowed(), which
+ *    refuse user addresses and the guard page above them, the vsyscall
+ *    page and non-canonical addresses.  A walk ends on any stack, however
+ *    corrupt; a load that faults is fixed up and ends it, nothing oopses.
  *  - Frames: every ip reported is code the kernel could return to or be
  *    interrupted at (__kernel_text_address(), as ORC's
  *    unwind_get_return_address()); a return address that is not ends
- *    the walk with KUNWIND_STOP_BAD_RA.  A return address that
+ *    the walk with KUNWIND_STOP_BAD_RA.  Two kinds of first frame from a
+ *    register set are reported as they are, as stack_trace_save_regs()
+ *    reports them: the ip of a user-mode set (the only frame) and ip 0
+ *    (a call through a NULL function pointer; ORC steps to its caller).
+ *    Frames of the ORC fallback are ORC's, a guess of ORC's among them
+ *    (KUNWIND_FRAME_GUESS).  A return address that
  *    function_graph (return_to_handler) or a kretprobe or BPF kretprobe
  *    (the rethook trampoline) put on the stack is reported as the real
  *    caller, as ORC does; on a kernel where the kernel's helpers for that
@@ -59,8 +68,9 @@ typedef bool (*kunwind_consume_fn)(void *cookie, const struct kunwind_frame *f);
 
 /**
  * kunwind_walk() - walk a stack, calling @fn for every frame
- * @task: NULL or current: from the caller of kunwind_walk(); another task:
- *        from where it sleeps (refused if it runs, see above)
+ * @task: NULL or current: from the caller of kunwind_walk() (the first
+ *        frame is the return address into it); another task: from where
+ *        it sleeps (refused if it runs, see above).  Ignored with @regs.
  * @regs: if not NULL, from this interrupt, exception or NMI register set
  *        of current (its ip is the first frame, exact)
  * @fn: called for each frame, the first one included; return false to
@@ -71,23 +81,95 @@ typedef bool (*kunwind_consume_fn)(void *cookie, const struct kunwind_frame *f);
  *      (CONFIG_DEBUG_ATOMIC_SLEEP) warn once if it slept.
  * @cookie: passed to @fn
  *
+ * At most 128 frames (KUNWIND_MAX_DEPTH of internal.h) are walked.
+ *
+ * Context: Any, NMI included; takes no lock, never sleeps.  A walk of
+ * another task is refused in NMI and hardirq (dropping its stack's
+ * reference there could free the stack).
  * Return: the stop reason, enum kunwind_stop of unwind/kunwind.h as int:
  * KUNWIND_STOP_END for a complete walk, KUNWIND_STOP_NONE if @fn stopped
- * it, else why it ended early.
+ * it, else why it ended early.  A walk that cannot start calls @fn for
+ * no frame: KUNWIND_STOP_BAD_READ when it is refused (RCU not watching;
+ * another task that runs, has no stack or cannot be pinned),
+ * KUNWIND_STOP_BAD_RA when @regs is a kernel-mode set whose ip is not
+ * code.
  */
 int kunwind_walk(struct task_struct *task, struct pt_regs *regs,
 		 kunwind_consume_fn fn, void *cookie);
 
-/* Like stack_trace_save() and friends: return addresses into store. */
+/**
+ * kunwind_save() - store the return addresses of current's stack
+ * @store: where the addresses go
+ * @size: room in @store; 0 stores nothing
+ * @skip: frames to leave out first
+ *
+ * Like stack_trace_save(): the first address (with @skip 0) is the return
+ * address into the function that called kunwind_save().
+ *
+ * Context: Any, NMI included; takes no lock, never sleeps.
+ * Return: the number of addresses stored, at most @size.
+ */
 unsigned int kunwind_save(unsigned long *store, unsigned int size,
 			  unsigned int skip);
+
+/**
+ * kunwind_save_regs() - store the frames of an interrupted context
+ * @regs: an interrupt, exception or NMI register set of current
+ * @store: where the addresses go
+ * @size: room in @store; 0 stores nothing
+ * @skip: frames to leave out first
+ *
+ * Like stack_trace_save_regs(): the first address is @regs' ip, then the
+ * return addresses of its callers; a user-mode @regs gives its ip only.
+ *
+ * Context: Any, NMI included; takes no lock, never sleeps.
+ * Return: the number of addresses stored, at most @size.
+ */
 unsigned int kunwind_save_regs(struct pt_regs *regs, unsigned long *store,
 			       unsigned int size, unsigned int skip);
+
+/**
+ * kunwind_save_tsk() - store the return addresses of a task's stack
+ * @task: NULL or current: from the caller of kunwind_save_tsk(); another
+ *        task: from where it sleeps
+ * @store: where the addresses go
+ * @size: room in @store; 0 stores nothing
+ * @skip: frames to leave out first (scheduler and lock frames not counted)
+ *
+ * Like stack_trace_save_tsk(): the scheduler's and the locks' functions
+ * (in_sched_functions()) are left out, where their text is known.
+ *
+ * Context: Any for current.  Another task: not in NMI or hardirq, and it
+ * must not run; otherwise the walk is refused and nothing is stored.
+ * Return: the number of addresses stored, at most @size.
+ */
 unsigned int kunwind_save_tsk(struct task_struct *task, unsigned long *store,
 			      unsigned int size, unsigned int skip);
 
-/* Print the current stack like dump_stack(), one "%pS" line a frame. */
+/**
+ * kunwind_dump_stack() - print current's stack like dump_stack()
+ *
+ * Prints at KERN_DEFAULT, from the caller of kunwind_dump_stack(), in the
+ * format of Documentation/kernel.rst: a "kunwind: Call Trace" header, a
+ * "%pS" line a frame with the stacks bracketed, how the walk ended and
+ * its steps.
+ *
+ * Context: Any, NMI included (printk defers the console output there);
+ * takes no lock of its own, never sleeps.
+ */
 void kunwind_dump_stack(void);
+
+/**
+ * kunwind_show_stack() - print a stack like show_stack()
+ * @task: as for kunwind_walk(); ignored with @regs
+ * @regs: if not NULL, print from this register set of current
+ * @loglvl: printk level of every line; NULL: KERN_DEFAULT
+ *
+ * The format is kunwind_dump_stack()'s.
+ *
+ * Context: As kunwind_walk(): any for current or @regs; another task not
+ * in NMI or hardirq (refused: the header and "walk stopped" only).
+ */
 void kunwind_show_stack(struct task_struct *task, struct pt_regs *regs,
 			const char *loglvl);
 
