@@ -329,26 +329,39 @@ static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 }
 
 /*
- * A saved register block: pt_regs, an iret frame or a signal ucontext.
- * A kernel register block (cs_at >= 0) saved in user mode ends the kernel
- * stack, as user_mode() says: by the privilege level in cs, not by the
- * value of ip.
+ * The saved register blocks: where ip, sp, rbp and cs are in a kernel
+ * pt_regs, a hardware iret frame and a user signal ucontext (-1: not
+ * there).  A kernel register block (cs >= 0) saved in user mode ends the
+ * kernel stack, as user_mode() says: by the privilege level in cs, not by
+ * the value of ip.
  */
+static const struct regs_layout {
+	s16 ip, sp, bp, cs;
+} regs_layouts[] = {
+	[KUNWIND_TYPE_REGS]   = { KUNWIND_PT_REGS_IP, KUNWIND_PT_REGS_SP,
+				  KUNWIND_PT_REGS_BP, KUNWIND_PT_REGS_CS },
+	[KUNWIND_TYPE_IRET]   = { KUNWIND_IRET_IP, KUNWIND_IRET_SP, -1,
+				  KUNWIND_IRET_CS },
+	[KUNWIND_TYPE_SIGNAL] = { KUNWIND_UC_IP, KUNWIND_UC_SP, KUNWIND_UC_BP,
+				  -1 },
+};
+
 static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long regs,
-		       int ip_at, int sp_at, int bp_at, int cs_at,
-		       unsigned long *ip, unsigned long *sp, unsigned long *bp)
+				      const struct regs_layout *l,
+				      unsigned long *ip, unsigned long *sp,
+				      unsigned long *bp)
 {
 	unsigned long cs;
 
-	if (cs_at >= 0) {
-		if (!read_word(s, regs + cs_at, &cs))
+	if (l->cs >= 0) {
+		if (!read_word(s, regs + l->cs, &cs))
 			return stop(s, KUNWIND_STOP_BAD_READ);
 		if (cs & 3)
 			return stop(s, KUNWIND_STOP_END);
 	}
-	if (!read_word(s, regs + ip_at, ip) || !read_word(s, regs + sp_at, sp))
+	if (!read_word(s, regs + l->ip, ip) || !read_word(s, regs + l->sp, sp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
-	if (bp_at >= 0 && !read_word(s, regs + bp_at, bp))
+	if (l->bp >= 0 && !read_word(s, regs + l->bp, bp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
 	return true;
 }
@@ -444,22 +457,9 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 		ip = ret_addr(s, ip, sp - 8);
 		break;
 	case KUNWIND_TYPE_REGS:
-		if (!regs_frame(s, base + r->cfa_off, KUNWIND_PT_REGS_IP,
-				KUNWIND_PT_REGS_SP, KUNWIND_PT_REGS_BP,
-				KUNWIND_PT_REGS_CS, &ip, &sp, &bp))
-			return false;
-		exact = true;
-		break;
 	case KUNWIND_TYPE_IRET:
-		if (!regs_frame(s, base + r->cfa_off, KUNWIND_IRET_IP,
-				KUNWIND_IRET_SP, -1, KUNWIND_IRET_CS,
-				&ip, &sp, &bp))
-			return false;
-		exact = true;
-		break;
 	case KUNWIND_TYPE_SIGNAL:
-		if (!regs_frame(s, base + r->cfa_off, KUNWIND_UC_IP,
-				KUNWIND_UC_SP, KUNWIND_UC_BP, -1,
+		if (!regs_frame(s, base + r->cfa_off, &regs_layouts[r->type],
 				&ip, &sp, &bp))
 			return false;
 		exact = true;
