@@ -27,36 +27,124 @@ enum kunwind_bad {
 	KUNWIND_BAD_NR
 };
 
+/**
+ * kunwind_table_check() - prove a table safe to look up in
+ * @table: the table, 8-byte aligned
+ * @len: bytes readable at @table (the table's own size field may be less)
+ *
+ * Checks the header, that every array lies inside the table and is
+ * aligned, every rule, and that each segment's rows are sorted, cover
+ * it from offset 0 and name rules that exist, so that the lookups below
+ * need no bounds checks.
+ *
+ * Context: Any; reads the table only, in time linear in its size: run it
+ * once, when the table arrives, not on a walk.
+ * Return: KUNWIND_OK, or the first reason found to refuse the table.
+ */
 enum kunwind_bad kunwind_table_check(const void *table, unsigned long len);
+
+/**
+ * kunwind_bad_str() - name a reason for refusing a table
+ * @why: what kunwind_table_check() returned
+ *
+ * Return: a constant string ("valid" for KUNWIND_OK), "?" if @why is out
+ * of range.
+ */
 const char *kunwind_bad_str(enum kunwind_bad why);
 
-/* Lookup: only on tables kunwind_table_check() accepted. */
+/*
+ * Lookup: only on tables kunwind_table_check() accepted.  No locks, no
+ * allocation, no bounds checks: any context, NMI included.
+ */
+
+/**
+ * kunwind_find_seg() - the segment of a table holding an address
+ * @t: a checked table
+ * @addr: an address in the table's own terms: relocated where the loader
+ *        relocated the segment bases (modules), else link-time (subtract
+ *        the load bias or KASLR offset first, see kunwind_table_seg())
+ *
+ * A scan: a table has one segment per text section, a handful.
+ *
+ * Context: Any, NMI included.
+ * Return: the segment whose [base, base + size) holds @addr, or NULL.
+ */
 const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
 					   unsigned long addr);
+
+/**
+ * __kunwind_find() - the pure search: the row describing an offset
+ * @t: a checked table
+ * @seg: one of @t's segments
+ * @off: offset from @seg's base, below its size (not checked)
+ *
+ * A binary search among the rows of @off's bucket; if none starts at or
+ * before @off, the row before them.
+ *
+ * Context: Any, NMI included.
+ * Return: the index of the row in @seg's rows; always a valid row, since
+ * row 0 starts at offset 0 (checked).
+ */
 u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
 		   u32 off);
+
+/**
+ * kunwind_find() - the rule of an address: segment, then row
+ * @t: a checked table
+ * @addr: as for kunwind_find_seg()
+ *
+ * Context: Any, NMI included.
+ * Return: the rule, in @t's rule dictionary; KUNWIND_TYPE_NONE in a gap
+ * between functions; NULL if no segment holds @addr.
+ */
 const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
 					unsigned long addr);
 
+/**
+ * kunwind_segs() - a table's segment array
+ * @t: a checked table
+ *
+ * Return: @t's nr_segs segments, right after its header.
+ */
 static __kunwind_walk inline const struct kunwind_seg *kunwind_segs(const struct kunwind_hdr *t)
 {
 	return (const struct kunwind_seg *)(t + 1);
 }
 
+/**
+ * kunwind_rules() - a table's rule dictionary
+ * @t: a checked table
+ *
+ * Return: @t's nr_rules rules; rule 0 is KUNWIND_TYPE_NONE.
+ */
 static __kunwind_walk inline const struct kunwind_rule *kunwind_rules(const struct kunwind_hdr *t)
 {
 	return (const struct kunwind_rule *)((const u8 *)t + t->rules);
 }
 
+/**
+ * kunwind_seg_name() - a segment's section name
+ * @t: a checked table
+ * @seg: one of @t's segments
+ *
+ * Return: the NUL-terminated name (".text", ".init.text", ...) in @t's
+ * string table.
+ */
 static __kunwind_walk inline const char *kunwind_seg_name(const struct kunwind_hdr *t,
 					   const struct kunwind_seg *seg)
 {
 	return (const char *)t + t->strings + seg->name;
 }
 
-/*
- * The segment of table t, loaded at bias, holding run-time address addr,
- * and its run-time start: ops->find_seg for a caller with one table.
+/**
+ * kunwind_table_seg() - ops->find_seg() for a caller with one table
+ * @t: a checked table, its segment bases link-time addresses
+ * @bias: what was added to them at load (load bias, KASLR offset)
+ * @addr: a run-time address
+ * @start: set to the segment's run-time start if one holds @addr
+ *
+ * Context: Any, NMI included.
+ * Return: the segment of @t holding @addr, or NULL.
  */
 static __kunwind_walk inline const struct kunwind_seg *
 kunwind_table_seg(const struct kunwind_hdr *t, unsigned long bias,
@@ -69,7 +157,18 @@ kunwind_table_seg(const struct kunwind_hdr *t, unsigned long bias,
 	return seg;
 }
 
-/* The rule of offset off in seg (the lookup without the segment scan). */
+/**
+ * kunwind_seg_rule() - the rule of an offset in a known segment
+ * @t: a checked table
+ * @seg: one of @t's segments
+ * @off: offset from @seg's base, below its size (not checked)
+ *
+ * kunwind_find() without the segment scan, for a walker that keeps the
+ * segment of its last lookup.
+ *
+ * Context: Any, NMI included.
+ * Return: the rule of the row __kunwind_find() gives; never NULL.
+ */
 const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
 					    const struct kunwind_seg *seg,
 					    u32 off);
@@ -83,9 +182,24 @@ struct kunwind_row_iter {
 	u32 rule;		/* index into the rule dictionary */
 };
 
+/**
+ * kunwind_row_iter_init() - start iterating over a segment's rows
+ * @it: the iterator
+ * @t: a checked table
+ * @seg: one of @t's segments
+ */
 void kunwind_row_iter_init(struct kunwind_row_iter *it,
 			   const struct kunwind_hdr *t,
 			   const struct kunwind_seg *seg);
+
+/**
+ * kunwind_row_next() - step to the next row
+ * @it: an iterator kunwind_row_iter_init() started
+ *
+ * Return: true with @it->start, @it->end and @it->rule set to the row's
+ * range (it ends where the next row starts, the last one at the
+ * segment's size) and rule index; false after the last row.
+ */
 bool kunwind_row_next(struct kunwind_row_iter *it);
 
 /* The walker. */
@@ -101,6 +215,14 @@ enum kunwind_stop {
 	KUNWIND_STOP_NR
 };
 
+/**
+ * kunwind_stop_str() - name a stop reason
+ * @why: a walk's stop reason
+ *
+ * Context: Any, NMI included.
+ * Return: a constant string ("end of stack", "bad return address", ...),
+ * "?" if @why is out of range.
+ */
 const char *kunwind_stop_str(enum kunwind_stop why);
 
 struct kunwind_ops {
@@ -146,14 +268,83 @@ struct kunwind_ops {
  */
 #ifdef __KERNEL__
 extern const struct kunwind_ops kunwind_kernel_ops;
+
+/*
+ * kunwind_kernel_ops' functions (unwind/linux/stack.c), on a kernel walk:
+ * ctx is its struct kunwind_walk (unwind/linux/internal.h).  They run in
+ * the walk's context, any, NMI included.
+ */
+
+/**
+ * kunwind_kernel_find_seg() - the kernel's ops->find_seg()
+ * @ctx: the walk
+ * @ip: a run-time address
+ * @table: set to the table of the segment found
+ * @start: set to the segment's run-time start
+ *
+ * Return: the segment of a registered table holding @ip (the registry's
+ * lookup, kunwind_registry_find()), or NULL.
+ */
 const struct kunwind_seg *kunwind_kernel_find_seg(void *ctx, unsigned long ip,
 						  const struct kunwind_hdr **table,
 						  unsigned long *start);
+
+/**
+ * kunwind_kernel_read() - the kernel's ops->read()
+ * @ctx: the walk
+ * @addr: a word the walker proved to lie on a stack
+ *        kunwind_kernel_stack() gave
+ * @val: set to the word
+ *
+ * One kunwind_read_nofault() (unwind/linux/compat.h): a fault is fixed
+ * up.  A failed read of a stack of current also warns once: those
+ * stacks cannot go away under the walk.
+ *
+ * Return: true if the word was read, false if it faulted or the address
+ * is one copy_from_kernel_nofault() refuses.
+ */
 bool kunwind_kernel_read(void *ctx, unsigned long addr, unsigned long *val);
+
+/**
+ * kunwind_kernel_stack() - the kernel's ops->stack()
+ * @ctx: the walk
+ * @sp: an address
+ * @lo: set to the start of the stack holding @sp
+ * @hi: set to its end
+ *
+ * The task stack, and for current the IRQ, exception and entry stacks
+ * that get_stack_info() knows (without it, the task stack only).
+ *
+ * Return: true if one of the walk's task's stacks holds @sp.
+ */
 bool kunwind_kernel_stack(void *ctx, unsigned long sp, unsigned long *lo,
 			  unsigned long *hi);
+
+/**
+ * kunwind_kernel_ret_addr() - the kernel's ops->ret_addr()
+ * @ctx: the walk
+ * @ip: a return address read from the stack
+ * @addr_p: where it was read
+ *
+ * Undoes function_graph's return_to_handler and the rethook trampoline
+ * with the tracers' own records of the walk's task, as ORC's
+ * unwind_recover_ret_addr().
+ *
+ * Return: @ip if it is no trampoline, else the real return address, or 0
+ * if it cannot be had (the walk then lets ORC take that step).
+ */
 unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
 				      unsigned long addr_p);
+
+/**
+ * kunwind_kernel_text_ok() - the kernel's ops->text_ok()
+ * @ctx: the walk
+ * @ip: an address outside every segment
+ *
+ * Return: whether the kernel could return to or be interrupted at @ip
+ * (kunwind_text_address(): __kernel_text_address() where it can be
+ * called).
+ */
 bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
 #define KUNWIND_OP(s, op, ...)						\
 	((s)->ops == &kunwind_kernel_ops ? kunwind_kernel_##op(__VA_ARGS__) : \
@@ -169,7 +360,9 @@ bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
 
 /*
  * An optional cache of lookups, address -> rule, for callers that walk
- * similar stacks again and again (profilers).  Direct mapped; it caches
+ * similar stacks again and again: every kernel walk has one of its CPU
+ * and context (unwind/linux/stack.c), the profiler one per CPU, make
+ * bench's warm walks one.  Direct mapped, indexed by the address's low bits; it caches
  * misses too, so the owner clears it (kunwind_cache_clear()) whenever a
  * table arrives, goes away or moves.  Measured in make bench.
  */
@@ -182,6 +375,15 @@ struct kunwind_cache {
 	} e[KUNWIND_CACHE_SIZE];
 };
 
+/**
+ * kunwind_cache_clear() - empty a lookup cache
+ * @c: the cache; no walk may be using it
+ *
+ * An empty slot holds an address that cannot map to it, so that a lookup
+ * needs no "valid" test.
+ *
+ * Context: Any, NMI included.
+ */
 void kunwind_cache_clear(struct kunwind_cache *c);
 
 /* Stacks one walk may cross: x86-64 nests entry, exception, IRQ, task. */
@@ -205,25 +407,135 @@ struct kunwind_state {
 	enum kunwind_stop stop;
 };
 
+/**
+ * kunwind_start() - start a walk at a frame
+ * @s: the walk's state, all of it set here
+ * @ops: where tables and stacks are, how memory is read
+ * @ctx: passed to every @ops call
+ * @ip: the first frame's ip: interrupted (exact), or a return address
+ *      with KUNWIND_FIRST_CALLED
+ * @sp: its stack pointer, which must lie on a stack @ops->stack() knows
+ * @bp: its rbp
+ * @max_depth: the most frames the walk may have, the first included
+ * @flags: KUNWIND_FP_FALLBACK, KUNWIND_FIRST_CALLED
+ *
+ * The first frame is (@ip, @sp, @bp) as given: whether @ip is code is the
+ * caller's to check (kunwind_code_at()).  If no known stack holds @sp,
+ * the walk is stopped at once (KUNWIND_STOP_BAD_READ).  No cache: set
+ * @s->cache after.
+ *
+ * Context: Any, NMI included, as @ops allow.
+ */
 void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 		   void *ctx, unsigned long ip, unsigned long sp,
 		   unsigned long bp, unsigned int max_depth, unsigned int flags);
+
+/**
+ * kunwind_next() - step to the caller's frame
+ * @s: a started walk
+ *
+ * Looks the current frame up at kunwind_frame_addr() and follows its
+ * rule; where there is none (no segment, a NONE or UNDEFINED row),
+ * guesses from rbp if KUNWIND_FP_FALLBACK (and marks the walk
+ * unreliable).  The caller's frame must be above on the same
+ * stack, or on a stack the walk may enter, and its ip code.
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: true with the caller's frame in @s->ip, @s->sp and @s->bp;
+ * false once the walk is done, with the reason in @s->stop.
+ */
 bool kunwind_next(struct kunwind_state *s);
+
+/**
+ * kunwind_trace() - walk on, storing the ip of every frame
+ * @s: a started walk
+ * @pc: where the ips go, the current frame's first
+ * @max: room in @pc
+ *
+ * The ips and the final state of kunwind_next() in a loop (see walk.c),
+ * only faster: ordinary call frames take one lookup each.
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: the number of ips stored.
+ */
 unsigned int kunwind_trace(struct kunwind_state *s, unsigned long *pc,
 			   unsigned int max);
-/*
- * Is ip (exact, or a return address) code: a segment's, or as
- * ops->text_ok() says?  Not for ip 0.
+
+/**
+ * kunwind_code_at() - is an ip code a frame can be at?
+ * @s: a started walk
+ * @ip: the ip, not 0
+ * @exact: @ip was interrupted; else it is a return address (looked up at
+ *         @ip - 1)
+ *
+ * An ip in one of the tables' segments is code (a segment is text); a
+ * row (not a gap's) in @s's cache for its lookup address says so too; of others,
+ * @s->ops->text_ok() decides (none: every ip is code).
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: true if @ip is code.
  */
 bool kunwind_code_at(struct kunwind_state *s, unsigned long ip, bool exact);
+
+/**
+ * kunwind_enter_stack() - move the walk to the stack holding an sp
+ * @s: a started walk
+ * @sp: an address on the stack to enter
+ *
+ * For callers that change stacks themselves (the kernel's IRQ-stack
+ * return).  A walk never goes back to a stack it has left.
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: KUNWIND_STOP_NONE if the walk is now on @sp's stack;
+ * KUNWIND_STOP_BAD_READ if no known stack holds @sp,
+ * KUNWIND_STOP_SP_DIRECTION if it is the current stack or one left,
+ * KUNWIND_STOP_DEPTH after KUNWIND_MAX_STACKS stacks.  @s->stop is not
+ * set.
+ */
 enum kunwind_stop kunwind_enter_stack(struct kunwind_state *s, unsigned long sp);
+
+/**
+ * kunwind_stack_top_return() - leave a stack through its top word
+ * @s: a started walk whose sp is the top word of a stack that holds the
+ *     sp it was entered from (the caller knows which stacks are such:
+ *     the kernel's IRQ stack)
+ *
+ * For a frame whose rule is an rsp-based call, which knows nothing of
+ * the switch: sp becomes the saved word, on the stack it names.
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: true if the walk moved there; false, nothing changed, if the
+ * rule is another, the word cannot be read or its stack not entered.
+ */
 bool kunwind_stack_top_return(struct kunwind_state *s);
+
+/**
+ * kunwind_step_to() - make a frame found by other means the current one
+ * @s: a started walk
+ * @ip: the frame's ip
+ * @sp: its stack pointer
+ * @bp: its rbp
+ * @exact: @ip was interrupted (a register frame), not returned to
+ *
+ * The checks of kunwind_next()'s own steps, for callers that step a frame
+ * themselves (the kernel's ORC fallback): @sp above the current sp on the
+ * same stack, or on a stack the walk may enter; @ip not 0 and code
+ * (kunwind_code_at()).
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: KUNWIND_STOP_NONE with the frame current and the depth one
+ * more; else the reason it was refused, with nothing changed but the
+ * walk's segment cache, and @s->stop not set.
+ */
 enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
 				  unsigned long sp, unsigned long bp,
 				  bool exact);
 
-/*
- * The address whose row describes the current frame.  A return address
+/**
+ * kunwind_frame_addr() - the address whose row describes the current frame
+ * @s: a started walk
+ *
+ * A return address
  * is looked up at ip - 1: a call to a no-return function can be the last
  * instruction of a function, and then the return address is the first
  * byte of whatever follows, which another FDE (or none) describes;
@@ -231,12 +543,21 @@ enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
  * from a register or signal frame were interrupted, not called: ip is the
  * next instruction to run and is looked up as is.  The one place of this
  * rule: the kernel's own steps use it too.
+ *
+ * Return: @s->ip if it is exact, else @s->ip - 1.
  */
 static __kunwind_walk inline unsigned long kunwind_frame_addr(const struct kunwind_state *s)
 {
 	return s->exact_ip ? s->ip : s->ip - 1;
 }
 
+/**
+ * kunwind_done() - has the walk stopped?
+ * @s: a started walk
+ *
+ * Return: true once @s->stop says why the walk ended; the current frame
+ * is then the last one.
+ */
 static __kunwind_walk inline bool kunwind_done(const struct kunwind_state *s)
 {
 	return s->stop != KUNWIND_STOP_NONE;
