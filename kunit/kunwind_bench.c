@@ -103,7 +103,8 @@ static noinline unsigned int fp_save(unsigned long *store, unsigned int size,
 	unsigned long bp = (unsigned long)__builtin_frame_address(0), next, ret;
 	unsigned int n = 0;
 
-	while (n < size && !(bp & 7) && bp - fp_stack_lo < fp_stack_hi - fp_stack_lo - 16) {
+	while (n < size && !(bp & 7) &&
+	       bp - fp_stack_lo < fp_stack_hi - fp_stack_lo - 16) {
 		ret = ((unsigned long *)bp)[1];
 		if (ret - fp_text[0][0] >= fp_text[0][1] - fp_text[0][0] &&
 		    ret - fp_text[1][0] >= fp_text[1][1] - fp_text[1][0])
@@ -203,7 +204,7 @@ static u64 milli(u64 a, u64 b)
 
 struct table_bench {
 	const struct kunwind_hdr *copy[TABLES];
-	struct kunwind_reg *reg[TABLES];
+	struct kunwind_registration *entry[TABLES];
 	unsigned long span;			/* fake text per copy */
 	void *fake;				/* TABLES * span of addresses */
 	const struct kunwind_seg *seg;		/* measured copy, the ips' segment */
@@ -264,13 +265,13 @@ static bool table_register(struct table_bench *tb, unsigned int c)
 		.end = (unsigned long)tb->fake + (c + 1) * tb->span,
 	};
 
-	tb->reg[c] = kunwind_register_table("kunwind_bench_copy", NULL,
+	tb->entry[c] = kunwind_register_table("kunwind_bench_copy", NULL,
 					    tb->copy[c], tb->copy[c]->size, 0,
 					    &text, 1);
-	if (IS_ERR(tb->reg[c])) {
+	if (IS_ERR(tb->entry[c])) {
 		pr_info("kunwind-bench: copy %u refused: %ld\n", c,
-			PTR_ERR(tb->reg[c]));
-		tb->reg[c] = NULL;
+			PTR_ERR(tb->entry[c]));
+		tb->entry[c] = NULL;
 		return false;
 	}
 	return true;
@@ -278,9 +279,9 @@ static bool table_register(struct table_bench *tb, unsigned int c)
 
 static void table_unregister(struct table_bench *tb, unsigned int c)
 {
-	if (tb->reg[c])
-		kunwind_unregister_table(tb->reg[c]);
-	tb->reg[c] = NULL;
+	if (tb->entry[c])
+		kunwind_unregister_table(tb->entry[c]);
+	tb->entry[c] = NULL;
 }
 
 /*

@@ -190,7 +190,7 @@ void __noreturn kt_noreturn_probe(struct kt_noret *n, void *local);
 struct kt_init_record {
 	unsigned long init_fn;		/* an __init function of this module */
 	bool init_rule_found;		/* kunwind_find_rule(init_fn) then */
-	int init_seg_state;		/* kunwind_reg_seg_state() then */
+	int init_seg_state;		/* kunwind_registration_seg_state() then */
 	bool walked;
 	struct kt_trace kun, orc;	/* walked from an __init function */
 };
@@ -204,7 +204,7 @@ struct kt_probe {
 	bool rule_found;
 	char seg_name[24];		/* the segment holding call_ip - 1 */
 	unsigned long seg_off;		/* call_ip's offset in it */
-	int seg_state;			/* kunwind_reg_seg_state() then */
+	int seg_state;			/* kunwind_registration_seg_state() then */
 	char fn1[48];			/* frame 1's function, named then */
 	struct kt_trace kun, orc;
 };

@@ -39,14 +39,14 @@ static noinline void __init record_init_walk(void)
 
 static int __init kunwind_test_init(void)
 {
-	struct kunwind_reg *reg = kunwind_module_reg(THIS_MODULE);
+	struct kunwind_registration *entry = kunwind_module_registration(THIS_MODULE);
 	struct kunwind_rule r;
 
 	kt_init_record.init_fn = (unsigned long)record_init_walk;
 	kt_init_record.init_rule_found =
 		kunwind_find_rule(kt_init_record.init_fn, &r);
-	kt_init_record.init_seg_state = reg ?
-		kunwind_reg_seg_state(reg, kt_init_record.init_fn) : -ENOENT;
+	kt_init_record.init_seg_state = entry ?
+		kunwind_registration_seg_state(entry, kt_init_record.init_fn) : -ENOENT;
 	record_init_walk();
 	return 0;
 }
@@ -62,7 +62,7 @@ module_exit(kunwind_test_exit);
 
 void kunwind_test_helper_up(const struct kt_helper_info *info)
 {
-	struct kunwind_reg *reg = kunwind_module_reg(info->mod);
+	struct kunwind_registration *entry = kunwind_module_registration(info->mod);
 	struct kunwind_rule r;
 
 	WRITE_ONCE(kt_helper.info.sec_fn[KT_SEC_TEXT], 0);
@@ -72,8 +72,8 @@ void kunwind_test_helper_up(const struct kt_helper_info *info)
 	/* The helper's init text, seen from its own init. */
 	kt_helper.init_rule_found =
 		kunwind_find_rule(info->sec_fn[KT_SEC_INIT], &r);
-	kt_helper.init_seg_state = reg ?
-		kunwind_reg_seg_state(reg, info->sec_fn[KT_SEC_INIT]) : -ENOENT;
+	kt_helper.init_seg_state = entry ?
+		kunwind_registration_seg_state(entry, info->sec_fn[KT_SEC_INIT]) : -ENOENT;
 }
 EXPORT_SYMBOL_GPL(kunwind_test_helper_up);
 
@@ -109,9 +109,10 @@ noinline void kunwind_test_section_probe(int sec)
 	}
 	rcu_read_unlock();
 	if (kt_helper.info.mod) {
-		struct kunwind_reg *reg = kunwind_module_reg(kt_helper.info.mod);
+		struct kunwind_registration *entry =
+			kunwind_module_registration(kt_helper.info.mod);
 
-		p->seg_state = reg ? kunwind_reg_seg_state(reg, p->call_ip - 1) :
+		p->seg_state = entry ? kunwind_registration_seg_state(entry, p->call_ip - 1) :
 				     -ENOENT;
 	}
 	kt_both_here(&p->kun, &p->orc);

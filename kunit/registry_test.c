@@ -40,12 +40,12 @@
 
 static void registry_own_table_registered_at_load(struct kunit *test)
 {
-	struct kunwind_reg *reg = kunwind_module_reg(THIS_MODULE);
+	struct kunwind_registration *entry = kunwind_module_registration(THIS_MODULE);
 	unsigned long text = (unsigned long)kt_both_here;
 	struct kunwind_rule r;
 
-	KUNIT_ASSERT_NOT_NULL_MSG(test, reg, "kunwind_test has no registered table");
-	KUNIT_EXPECT_EQ(test, kunwind_reg_seg_state(reg, text), KUNWIND_SEG_LIVE);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, entry, "kunwind_test has no registered table");
+	KUNIT_EXPECT_EQ(test, kunwind_registration_seg_state(entry, text), KUNWIND_SEG_LIVE);
 	KUNIT_EXPECT_TRUE(test, kunwind_find_rule(text, &r));
 	KUNIT_EXPECT_EQ(test, r.type, KUNWIND_TYPE_CALL);
 	/* At a function's first byte the CFA is rsp + 8. */
@@ -55,13 +55,13 @@ static void registry_own_table_registered_at_load(struct kunit *test)
 
 static void registry_vmlinux_table_registered(struct kunit *test)
 {
-	struct kunwind_reg *reg = kunwind_module_reg(NULL);
+	struct kunwind_registration *entry = kunwind_module_registration(NULL);
 	unsigned long fn = (unsigned long)msleep;
 	struct kunwind_rule r;
 
-	KUNIT_ASSERT_NOT_NULL_MSG(test, reg,
+	KUNIT_ASSERT_NOT_NULL_MSG(test, entry,
 				  "no vmlinux table: kunwind.ko built without KUNWIND_VMLINUX?");
-	KUNIT_EXPECT_EQ(test, kunwind_reg_seg_state(reg, fn), KUNWIND_SEG_LIVE);
+	KUNIT_EXPECT_EQ(test, kunwind_registration_seg_state(entry, fn), KUNWIND_SEG_LIVE);
 	KUNIT_ASSERT_TRUE(test, kunwind_find_rule(fn, &r));
 	KUNIT_EXPECT_EQ(test, r.type, KUNWIND_TYPE_CALL);
 	KUNIT_EXPECT_EQ(test, r.cfa_off, 8);
@@ -136,7 +136,7 @@ static void registry_helper_sections_at_same_offset_resolve_to_own_rows(struct k
 			    HELPER, err);
 	KUNIT_ASSERT_TRUE(test, kt_helper.info.mod &&
 			  !strcmp(kt_helper.info.mod->name, HELPER));
-	KUNIT_ASSERT_NOT_NULL(test, kunwind_module_reg(kt_helper.info.mod));
+	KUNIT_ASSERT_NOT_NULL(test, kunwind_module_registration(kt_helper.info.mod));
 	expect_probe(test, KT_SEC_TEXT);
 	expect_probe(test, KT_SEC_INIT);
 	expect_probe(test, KT_SEC_UNLIKELY);
@@ -147,18 +147,18 @@ static void registry_helper_sections_at_same_offset_resolve_to_own_rows(struct k
 static void registry_helper_init_text_dropped_after_init(struct kunit *test)
 {
 	struct kt_probe *init = &kt_helper.probe[KT_SEC_INIT];
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 	struct kunwind_rule r;
 
 	KUNIT_ASSERT_TRUE(test, init->done);
-	reg = kunwind_module_reg(kt_helper.info.mod);
-	KUNIT_ASSERT_NOT_NULL(test, reg);
+	entry = kunwind_module_registration(kt_helper.info.mod);
+	KUNIT_ASSERT_NOT_NULL(test, entry);
 	/* During the helper's init. */
 	KUNIT_EXPECT_TRUE(test, kt_helper.init_rule_found);
 	KUNIT_EXPECT_EQ(test, kt_helper.init_seg_state, KUNWIND_SEG_INIT);
 	KUNIT_EXPECT_EQ(test, init->seg_state, KUNWIND_SEG_INIT);
 	/* insmod has returned: init is over, its text freed or about to be. */
-	KUNIT_EXPECT_EQ(test, kunwind_reg_seg_state(reg, init->call_ip - 1),
+	KUNIT_EXPECT_EQ(test, kunwind_registration_seg_state(entry, init->call_ip - 1),
 			KUNWIND_SEG_DEAD);
 	KUNIT_EXPECT_FALSE(test, kunwind_find_rule(init->call_ip - 1, &r));
 	KUNIT_EXPECT_FALSE(test, kunwind_find_rule(kt_helper.info.sec_fn[KT_SEC_INIT], &r));
@@ -325,7 +325,7 @@ static void registry_bad_table_refused_module_still_walked(struct kunit *test)
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "insmod %s/%s.ko: %d", kt_module_dir,
 			    BADTABLE, err);
 	KUNIT_EXPECT_TRUE(test, kt_helper.info.bad_table);
-	KUNIT_EXPECT_NULL_MSG(test, kunwind_module_reg(kt_helper.info.mod),
+	KUNIT_EXPECT_NULL_MSG(test, kunwind_module_registration(kt_helper.info.mod),
 			      "the corrupt table was registered");
 	KUNIT_ASSERT_TRUE(test, p->done);
 	KUNIT_EXPECT_FALSE(test, p->rule_found);
@@ -377,17 +377,17 @@ static void registry_module_loaded_before_kunwind_walked_by_its_table(struct kun
 	struct kt_trace *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	unsigned long chain = (unsigned long)kt_early_chain, start;
 	const struct kunwind_hdr *hdr, *table;
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 	struct module *mod;
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	mod = find_module_named(test, "kunwind_test_early");
 	KUNIT_ASSERT_NOT_NULL_MSG(test, mod, "kunwind_test_early.ko is not loaded");
-	reg = kunwind_module_reg(mod);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, reg,
+	entry = kunwind_module_registration(mod);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, entry,
 				  "kunwind_test_early.ko, loaded before kunwind.ko, has no registered table");
-	KUNIT_EXPECT_EQ(test, kunwind_reg_seg_state(reg, chain), KUNWIND_SEG_LIVE);
+	KUNIT_EXPECT_EQ(test, kunwind_registration_seg_state(entry, chain), KUNWIND_SEG_LIVE);
 	/*
 	 * Found through the module's own section list, which must give the
 	 * registered table (the symbol table would too, with KALLSYMS_ALL).
@@ -467,43 +467,43 @@ static struct kunwind_hdr *fake_table(struct kunit *test, unsigned long base,
  * ends.  Made after the test's tables: KUnit releases in reverse order,
  * so the tables are unregistered before they are freed.
  */
-struct fake_regs {
-	struct kunwind_reg *reg[64];
+struct fake_entries {
+	struct kunwind_registration *entry[64];
 	unsigned int nr;
 };
 
-static void fake_regs_release(void *arg)
+static void fake_entries_release(void *arg)
 {
-	struct fake_regs *f = arg;
+	struct fake_entries *f = arg;
 	unsigned int i;
 
 	for (i = 0; i < f->nr; i++)
-		if (!IS_ERR_OR_NULL(f->reg[i]))
-			kunwind_unregister_table(f->reg[i]);
+		if (!IS_ERR_OR_NULL(f->entry[i]))
+			kunwind_unregister_table(f->entry[i]);
 }
 
-static struct fake_regs *fake_regs(struct kunit *test)
+static struct fake_entries *fake_entries(struct kunit *test)
 {
-	struct fake_regs *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct fake_entries *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fake_regs_release, f), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fake_entries_release, f), 0);
 	return f;
 }
 
 /* Register t, whose text is [start, end); kept in f. */
-static struct kunwind_reg *fake_register(struct kunit *test, struct fake_regs *f,
-					 const char *name,
-					 const struct kunwind_hdr *t, size_t len,
-					 unsigned long start, unsigned long end)
+static struct kunwind_registration *
+fake_register(struct kunit *test, struct fake_entries *f, const char *name,
+	      const struct kunwind_hdr *t, size_t len, unsigned long start,
+	      unsigned long end)
 {
 	struct kunwind_text text = { start, end, false };
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 
-	KUNIT_ASSERT_LT(test, f->nr, (unsigned int)ARRAY_SIZE(f->reg));
-	reg = kunwind_register_table(name, NULL, t, len, 0, &text, 1);
-	f->reg[f->nr++] = reg;
-	return reg;
+	KUNIT_ASSERT_LT(test, f->nr, (unsigned int)ARRAY_SIZE(f->entry));
+	entry = kunwind_register_table(name, NULL, t, len, 0, &text, 1);
+	f->entry[f->nr++] = entry;
+	return entry;
 }
 
 static void expect_found(struct kunit *test, unsigned long ip,
@@ -544,25 +544,25 @@ static void registry_table_over_segment_cap_refused(struct kunit *test)
 	unsigned int nr = KUNWIND_MAX_SEGS + 1;
 	unsigned long base = fake_text(test, nr * FAKE_SEG);
 	struct kunwind_hdr *over, *at;
-	struct kunwind_reg *reg;
-	struct fake_regs *f;
+	struct kunwind_registration *entry;
+	struct fake_entries *f;
 	size_t over_len, at_len;
 	unsigned int i;
 
 	over = fake_table(test, base, nr, FAKE_SEG, 8, &over_len);
 	at = fake_table(test, base, nr - 1, FAKE_SEG, 8, &at_len);
-	f = fake_regs(test);
+	f = fake_entries(test);
 	KUNIT_ASSERT_EQ(test, kunwind_table_check(over, over_len), KUNWIND_OK);
-	reg = fake_register(test, f, "kt_refuse_cap", over, over_len, base,
+	entry = fake_register(test, f, "kt_refuse_cap", over, over_len, base,
 			    base + nr * FAKE_SEG);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(entry), -EINVAL);
 	expect_not_found(test, base);
 
 	/* At the cap: registered, every segment found. */
-	reg = fake_register(test, f, "kt_registry_cap", at, at_len, base,
+	entry = fake_register(test, f, "kt_registry_cap", at, at_len, base,
 			    base + nr * FAKE_SEG);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(reg), "%d segments refused: %ld",
-			       KUNWIND_MAX_SEGS, PTR_ERR(reg));
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(entry), "%d segments refused: %ld",
+			       KUNWIND_MAX_SEGS, PTR_ERR(entry));
 	for (i = 0; i < nr - 1; i++)
 		expect_found(test, base + i * FAKE_SEG + FAKE_SEG / 2, at,
 			     base + i * FAKE_SEG, 8);
@@ -638,8 +638,8 @@ static void registry_overlapping_text_refused(struct kunit *test)
 	unsigned long text = (unsigned long)kt_both_here;
 	struct kunwind_hdr *self, *a, *over, *touch, *real;
 	size_t self_len, a_len, over_len, touch_len, real_len;
-	struct kunwind_reg *reg;
-	struct fake_regs *f;
+	struct kunwind_registration *entry;
+	struct fake_entries *f;
 
 	/* text + FAKE_SEG at run time: not a relocation into a function */
 	OPTIMIZER_HIDE_VAR(text);
@@ -653,26 +653,26 @@ static void registry_overlapping_text_refused(struct kunit *test)
 	touch = fake_table(test, base + FAKE_SEG, 1, FAKE_SEG, 32, &touch_len);
 	/* real: this module's text */
 	real = fake_table(test, text, 1, FAKE_SEG, 40, &real_len);
-	f = fake_regs(test);
+	f = fake_entries(test);
 
-	reg = fake_register(test, f, "kt_refuse_overlap_self", self, self_len, base, end);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+	entry = fake_register(test, f, "kt_refuse_overlap_self", self, self_len, base, end);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(entry), -EINVAL);
 
-	reg = fake_register(test, f, "kt_registry_a", a, a_len, base, end);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(reg));
-	reg = fake_register(test, f, "kt_refuse_overlap", over, over_len, base, end);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
-	reg = fake_register(test, f, "kt_registry_touch", touch, touch_len, base, end);
-	KUNIT_EXPECT_FALSE(test, IS_ERR(reg));
+	entry = fake_register(test, f, "kt_registry_a", a, a_len, base, end);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(entry));
+	entry = fake_register(test, f, "kt_refuse_overlap", over, over_len, base, end);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(entry), -EINVAL);
+	entry = fake_register(test, f, "kt_registry_touch", touch, touch_len, base, end);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(entry));
 	expect_found(test, base + FAKE_SEG - 1, a, base, 16);
 	expect_found(test, base + FAKE_SEG, touch, base + FAKE_SEG, 32);
 	expect_found(test, base + 2 * FAKE_SEG - 1, touch, base + FAKE_SEG, 32);
 	expect_found(test, base + 2 * FAKE_SEG, a, base + 2 * FAKE_SEG, 16);
 	expect_not_found(test, base + 3 * FAKE_SEG);
 
-	reg = fake_register(test, f, "kt_refuse_overlap_text", real, real_len,
+	entry = fake_register(test, f, "kt_refuse_overlap_text", real, real_len,
 			    text, text + FAKE_SEG);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(entry), -EINVAL);
 }
 
 /*
@@ -691,14 +691,14 @@ static void registry_find_picks_the_segment_among_many_tables(struct kunit *test
 	unsigned long big_base = fake_text(test, BIG), a;
 	struct kunwind_hdr *t[MANY], *big;
 	size_t len[MANY], big_len;
-	struct fake_regs *f;
+	struct fake_entries *f;
 	unsigned int k, j, n;
 
 	for (k = 0; k < MANY; k++)
 		t[k] = fake_table(test, base + k * span, 3, 2 * FAKE_SEG,
 				  8 * (k + 1), &len[k]);
 	big = fake_sized_table(test, big_base, 1, 0, BIG, 1000, &big_len);
-	f = fake_regs(test);
+	f = fake_entries(test);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fake_register(test, f, "kt_registry_big", big,
 						      big_len, big_base, big_base + BIG)));
 	for (a = ALIGN(big_base + 1, 16384); a < big_base + BIG; a += 16384) {
@@ -728,8 +728,8 @@ static void registry_find_picks_the_segment_among_many_tables(struct kunit *test
 	/* Every other table goes; the rest stay found. */
 	for (n = 0; n < MANY; n += 2) {
 		k = n * 17 % MANY;
-		kunwind_unregister_table(f->reg[n + 1]);
-		f->reg[n + 1] = NULL;
+		kunwind_unregister_table(f->entry[n + 1]);
+		f->entry[n + 1] = NULL;
 		expect_not_found(test, base + k * span);
 	}
 	for (n = 1; n < MANY; n += 2) {

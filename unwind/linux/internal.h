@@ -42,7 +42,7 @@ struct seq_file;
 /* Where an object's code lives, in run-time addresses: [start, end). */
 struct kunwind_text {
 	unsigned long start, end;
-	bool init;	/* freed after init: see kunwind_reg_init_done() */
+	bool init;	/* freed after init: see kunwind_registration_init_done() */
 };
 
 /*
@@ -57,7 +57,7 @@ enum kunwind_seg_state {
 	KUNWIND_SEG_DROPPED,	/* outside the object's text: not loaded */
 };
 
-struct kunwind_reg;
+struct kunwind_registration;
 
 /*
  * The most segments one table may have.  kunwind-gen makes one per text
@@ -73,20 +73,29 @@ struct kunwind_reg;
  */
 #define KUNWIND_MAX_SEGS	64
 
-/*
- * Register a table.  table/len: the relocated table (8-byte aligned),
- * which must stay mapped until kunwind_unregister_table() returns; bias:
- * run-time address minus table address (vmlinux: the KASLR offset;
- * modules: 0); text: the object's code.  Segments outside every text
- * range are dropped, segments in an init range die at
- * kunwind_reg_init_done().  A table that kunwind_table_check() refuses,
- * that has more than KUNWIND_MAX_SEGS segments, or whose live segments
- * overlap each other or another registered table's, is refused with one
- * pr_warn() naming name: ERR_PTR(-EINVAL).  Also ERR_PTR(-ENOMEM);
- * ERR_PTR(-EEXIST) if mod already has one.  Process context; sleeps.
- * name is copied.
+/**
+ * kunwind_register_table() - Make a table's rows what walks find.
+ * @name:    for messages and debugfs; copied
+ * @mod:     the module the table describes; NULL: vmlinux
+ * @table:   the relocated table, 8-byte aligned, mapped until
+ *           kunwind_unregister_table() returns
+ * @len:     its length
+ * @bias:    run-time address minus table address (vmlinux: the KASLR
+ *           offset; modules: 0)
+ * @text:    the object's code: segments outside every range are dropped,
+ *           segments in an init range die at
+ *           kunwind_registration_init_done()
+ * @nr_text: ranges in @text
+ *
+ * A table that kunwind_table_check() refuses, that has more than
+ * KUNWIND_MAX_SEGS segments, or whose live segments overlap each other or
+ * another registered table's, is refused with one pr_warn() naming @name.
+ *
+ * Context: Process context; sleeps.
+ * Return: the registration; ERR_PTR(-EINVAL) for a refused table,
+ * ERR_PTR(-ENOMEM), or ERR_PTR(-EEXIST) if @mod already has one.
  */
-struct kunwind_reg *kunwind_register_table(const char *name,
+struct kunwind_registration *kunwind_register_table(const char *name,
 					   struct module *mod,
 					   const void *table,
 					   unsigned long len,
@@ -94,28 +103,62 @@ struct kunwind_reg *kunwind_register_table(const char *name,
 					   const struct kunwind_text *text,
 					   unsigned int nr_text);
 
-/* Init text is about to be freed: its segments stop matching.  Sleeps. */
-void kunwind_reg_init_done(struct kunwind_reg *reg);
-
-/*
- * Remove a registration; when it returns no walk uses the table any more
- * (synchronize_rcu()), so the table may be freed.  Sleeps.
+/**
+ * kunwind_registration_init_done() - Init text is about to be freed.
+ * @entry: a registration
+ *
+ * Its init segments stop matching; a walk running now still sees them
+ * until it ends (the registry waits for it).
+ *
+ * Context: Process context; sleeps.
  */
-void kunwind_unregister_table(struct kunwind_reg *reg);
+void kunwind_registration_init_done(struct kunwind_registration *entry);
 
-/* The registration of mod (NULL: vmlinux), or NULL.  Sleeps. */
-struct kunwind_reg *kunwind_module_reg(struct module *mod);
+/**
+ * kunwind_unregister_table() - Remove a registration.
+ * @entry: what kunwind_register_table() returned
+ *
+ * When it returns no walk uses the table any more (synchronize_rcu()), so
+ * the table may be freed.
+ *
+ * Context: Process context; sleeps.
+ */
+void kunwind_unregister_table(struct kunwind_registration *entry);
 
-/* State of the segment of reg holding run-time address addr, or -ENOENT. */
-int kunwind_reg_seg_state(struct kunwind_reg *reg, unsigned long addr);
+/**
+ * kunwind_module_registration() - The registration of a module.
+ * @mod: the module; NULL: vmlinux
+ *
+ * Context: Process context; sleeps (takes the registry's mutex).
+ * Return: its registration, or NULL if it has none.
+ */
+struct kunwind_registration *kunwind_module_registration(struct module *mod);
 
-/*
- * The live segment holding run-time address ip, its table and the
- * segment's run-time start; NULL if none.  Caller is in an RCU read-side
- * section (a walk: preemption disabled; else rcu_read_lock())
- * for as long as it uses the table.  Any context, NMI included; its cost
- * does not grow with the number of registered tables.  This is
- * ops->find_seg of kernel walks.
+/**
+ * kunwind_registration_seg_state() - What became of a segment.
+ * @entry: a registration
+ * @addr:  a run-time address in one of its segments
+ *
+ * Context: Process context; sleeps.
+ * Return: the enum kunwind_seg_state of the segment holding @addr, or
+ * -ENOENT if none does.
+ */
+int kunwind_registration_seg_state(struct kunwind_registration *entry,
+				   unsigned long addr);
+
+/**
+ * kunwind_registry_find() - The live segment holding an address.
+ * @ip:    a run-time address
+ * @table: set to the segment's table
+ * @start: set to the segment's run-time start
+ *
+ * ops->find_seg of kernel walks.  Its cost does not grow with the number
+ * of registered tables.
+ *
+ * Context: Any context, NMI included, in an RCU read-side section (a
+ * walk: preemption disabled; else rcu_read_lock()) for as long as the
+ * caller uses the table.
+ * Return: the segment, or NULL if no live segment holds @ip.
  */
 const struct kunwind_seg *kunwind_registry_find(unsigned long ip,
 						const struct kunwind_hdr **table,
@@ -148,18 +191,40 @@ struct kunwind_debug_info {
 
 extern const struct kunwind_debug_info kunwind_debug_info;
 
-/* Changes whenever what lookups find changes (registry.c). */
+/**
+ * kunwind_registry_gen() - The registry's generation.
+ *
+ * Context: Any context.
+ * Return: a number that changes whenever what lookups find changes (a
+ * table registered or gone, init text freed): lookup caches are valid
+ * for the generation read before they were filled.
+ */
 unsigned long kunwind_registry_gen(void);
 
-/* A copy of the rule describing exactly ip (no ip - 1); false if none. */
+/**
+ * kunwind_find_rule() - The rule describing an address.
+ * @ip:   a run-time address, looked up as is (no ip - 1)
+ * @rule: set to a copy of the rule
+ *
+ * Context: Any context; takes RCU itself.
+ * Return: true if a live segment holds @ip, false if none does.
+ */
 bool kunwind_find_rule(unsigned long ip, struct kunwind_rule *rule);
 
-/*
- * The length of the table at addr in module mod: its header, then the
- * whole size the header gives, must lie inside one read-only region of
- * the module (kunwind_mod_ro_holds()), so that nothing can change the
- * table after kunwind_table_check() has proved it.  0 if not, and *why
- * says what is wrong.  What registers modules' tables uses it.
+/**
+ * kunwind_module_table_len() - Check where a module's table lies.
+ * @mod:  the module
+ * @addr: the table's address in it
+ * @why:  set to what is wrong when it returns 0
+ *
+ * The table's header, then the whole size the header gives, must lie
+ * inside one read-only region of the module (kunwind_mod_ro_holds()), so
+ * that nothing can change the table after kunwind_table_check() has
+ * proved it.  What registers modules' tables uses it.
+ *
+ * Context: Process context, the module's memory stable (the module
+ * notifier, or the module list's lock held).
+ * Return: the table's length, or 0.
  */
 unsigned long kunwind_module_table_len(const struct module *mod,
 				       unsigned long addr, const char **why);
@@ -193,40 +258,87 @@ struct kunwind_walk {
 
 #define KUNWIND_MAX_DEPTH	128
 
-/*
- * From ip/sp/bp on task's stacks (NULL: current).  first_called: ip is a
- * return address (look up ip - 1), else an interrupted or exact ip.
- * Another task's walk is refused (false, stop reason BAD_READ, counted)
- * in NMI and hardirq, where its stack reference must not be dropped, when
- * the task runs, has no stack, or its stack cannot be pinned.
+/**
+ * kunwind_walk_start() - Start a walk from registers.
+ * @w:            the walk
+ * @task:         whose stacks (NULL: current)
+ * @ip:           the first frame's ip
+ * @sp:           its sp
+ * @bp:           its rbp
+ * @first_called: @ip is a return address (looked up at ip - 1), not an
+ *                interrupted or exact ip
+ *
+ * Another task's walk is refused (stop reason BAD_READ, counted) in NMI
+ * and hardirq, where its stack reference must not be dropped, when the
+ * task runs, has no stack, or its stack cannot be pinned.
+ *
+ * Context: Any context; disables preemption until kunwind_walk_end().
+ * Return: true if @w's first frame is valid; kunwind_walk_end() either way.
  */
 bool kunwind_walk_start(struct kunwind_walk *w, struct task_struct *task,
 			unsigned long ip, unsigned long sp, unsigned long bp,
 			bool first_called);
-/*
- * From an interrupt, exception or NMI register set of current: the first
- * frame is regs->ip (exact), as stack_trace_save_regs() reports it.
+/**
+ * kunwind_walk_start_regs() - Start a walk from a register set of current.
+ * @w:    the walk
+ * @regs: an interrupt's, exception's or NMI's registers
+ *
+ * The first frame is regs->ip (exact), as stack_trace_save_regs()
+ * reports it.
+ *
+ * Context: Any context; disables preemption until kunwind_walk_end().
+ * Return: true if @w's first frame is valid; kunwind_walk_end() either way.
  */
 bool kunwind_walk_start_regs(struct kunwind_walk *w, struct pt_regs *regs);
-/*
- * The same, with lookups through cache c, which the caller keeps across
- * walks of one context (a profiler's CPU: not shared with another walk
- * that may run at the same time) with *gen, the registry generation it
- * was filled under (kunwind_registry_gen()); a cache of another
- * generation is cleared first.  Start *gen at anything: ~0UL.
+/**
+ * kunwind_walk_start_regs_cached() - kunwind_walk_start_regs() with a cache.
+ * @w:    the walk
+ * @regs: an interrupt's, exception's or NMI's registers
+ * @c:    the lookup cache to use instead of this CPU's, kept by the caller
+ *        across walks of one context (a profiler's CPU: never shared with
+ *        a walk that may run at the same time)
+ * @gen:  the registry generation @c was filled under
+ *        (kunwind_registry_gen()); a cache of another is cleared first.
+ *        Start it at anything: ~0UL.
+ *
+ * Context: Any context; disables preemption until kunwind_walk_end().
+ * Return: true if @w's first frame is valid; kunwind_walk_end() either way.
  */
 bool kunwind_walk_start_regs_cached(struct kunwind_walk *w,
 				    struct pt_regs *regs,
 				    struct kunwind_cache *c, unsigned long *gen);
-/* From where task (not current, not running) sleeps. */
+/**
+ * kunwind_walk_start_task() - Start a walk of a sleeping task.
+ * @w:    the walk
+ * @task: a task, not current, not running
+ *
+ * Context: Process or softirq context (the task's stack is pinned);
+ * disables preemption until kunwind_walk_end().
+ * Return: true if @w's first frame, where @task sleeps, is valid;
+ * kunwind_walk_end() either way.
+ */
 bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task);
-/*
- * Step to the caller: by a table row, else (no row describes ip, the
- * row's step failed, or a tracer's trampoline could not be undone) one
- * step of the kernel's ORC unwinder, flagged KUNWIND_FRAME_ORC.
+/**
+ * kunwind_walk_next() - Step to the caller.
+ * @w: a started walk
+ *
+ * By a table row, else (no row describes ip, the row's step failed, or a
+ * tracer's trampoline could not be undone) by one step of the kernel's
+ * ORC unwinder, flagged KUNWIND_FRAME_ORC.
+ *
+ * Context: Between kunwind_walk_start*() and kunwind_walk_end().
+ * Return: true if @w's current frame is the caller's; false when the walk
+ * ended (w->s.stop says why).
  */
 bool kunwind_walk_next(struct kunwind_walk *w);
-/* Count the stop reason, release the stack, the lookup cache and RCU. */
+
+/**
+ * kunwind_walk_end() - End a walk.
+ * @w: a walk that kunwind_walk_start*() started, or refused
+ *
+ * Counts the stop reason, releases the task's stack, the lookup cache and
+ * the RCU read-side section (preemption enabled again).
+ */
 void kunwind_walk_end(struct kunwind_walk *w);
 /* The per-CPU lookup caches of walks (stack.c); walks work without. */
 int kunwind_walk_caches_init(void);
@@ -249,10 +361,26 @@ do {									\
 /* The kernel's ops (ctx: struct kunwind_walk *). */
 extern const struct kunwind_ops kunwind_kernel_ops;
 
-/* in_sched_functions(): scheduler or lock text (false if unresolved). */
+/**
+ * kunwind_in_sched_functions() - in_sched_functions(), which is not exported.
+ * @addr: a kernel text address
+ *
+ * Context: Any context.
+ * Return: true if @addr is scheduler or lock text; false, also when the
+ * text's bounds could not be resolved.
+ */
 bool kunwind_in_sched_functions(unsigned long addr);
 
-/* Could a kernel frame return to, or be interrupted at, addr? */
+/**
+ * kunwind_text_address() - Could a kernel frame be at an address?
+ * @addr: a return address or an interrupted ip
+ *
+ * __kernel_text_address() when resolved; else core, init or module text.
+ *
+ * Context: Any context, NMI included.
+ * Return: true if a kernel frame could return to, or be interrupted at,
+ * @addr.
+ */
 bool kunwind_text_address(unsigned long addr);
 
 /* ---- api.c, oops.c: printed traces -------------------------------- */
@@ -265,11 +393,14 @@ struct kunwind_print {
 	unsigned int max;	/* frames to print at most */
 };
 
-/*
- * Print current's stack like show_trace_log_lvl(): from regs, or (regs
- * NULL) from the function that calls this (its first frame is in that
- * function, at the return address of this call).  Returns the frames
- * printed.  Any context; allocates nothing, takes no lock.
+/**
+ * kunwind_print_trace() - Print current's stack like show_trace_log_lvl().
+ * @regs: where to start; NULL: the function that calls this (its first
+ *        frame is in that function, at the return address of this call)
+ * @p:    how
+ *
+ * Context: Any context; allocates nothing, takes no lock.
+ * Return: the frames printed.
  */
 unsigned int kunwind_print_trace(struct pt_regs *regs,
 				 const struct kunwind_print *p);
@@ -284,12 +415,31 @@ unsigned int kunwind_print_trace(struct pt_regs *regs,
  */
 enum kunwind_death { KUNWIND_DEATH_OOPS, KUNWIND_DEATH_PANIC };
 
+/**
+ * kunwind_oops_guard_enter() - Enter this CPU's death-printing guard.
+ *
+ * Context: Any context; disables preemption until
+ * kunwind_oops_guard_leave().
+ * Return: true if entered; false if this CPU is printing a death already
+ * (the caller prints one line instead, and still leaves).
+ */
 bool kunwind_oops_guard_enter(void);
+
+/**
+ * kunwind_oops_guard_leave() - Leave the guard kunwind_oops_guard_enter()
+ * entered or refused.
+ */
 void kunwind_oops_guard_leave(void);
-/*
- * Print the backtrace of a death: an oops from regs, a panic from where
- * panic() was called (regs NULL).  Frames printed, or -EBUSY when the
- * guard refused.
+
+/**
+ * kunwind_oops_show() - Print the backtrace of a death.
+ * @death:  an oops or a panic
+ * @regs:   an oops: its registers; a panic: NULL, from where panic() was
+ *          called
+ * @loglvl: printk level prefix
+ *
+ * Context: The die and panic notifiers; any context.
+ * Return: the frames printed, or -EBUSY when the guard refused.
  */
 int kunwind_oops_show(enum kunwind_death death, struct pt_regs *regs,
 		      const char *loglvl);
@@ -320,9 +470,30 @@ enum kunwind_counter {
 	KUNWIND_CNT_NR = KUNWIND_CNT_STOP + KUNWIND_STOP_NR
 };
 
-/* Per-CPU, NMI-safe. */
+/**
+ * kunwind_count() - Add to a per-CPU counter.
+ * @c: the counter
+ * @n: how much
+ *
+ * Context: Any context, NMI included.
+ */
 void kunwind_count(enum kunwind_counter c, unsigned long n);
+
+/**
+ * kunwind_counter_read() - A counter's sum over the CPUs.
+ * @c: the counter
+ *
+ * Context: Any context; not a snapshot: CPUs may count meanwhile.
+ * Return: the sum.
+ */
 unsigned long kunwind_counter_read(enum kunwind_counter c);
+
+/**
+ * kunwind_counter_name() - A counter's name, as debugfs shows it.
+ * @c: the counter
+ *
+ * Return: the name; "?" for a value out of range.
+ */
 const char *kunwind_counter_name(enum kunwind_counter c);
 
 /* ---- symbols.c: kernel internals resolved by name ------------------ */
@@ -364,7 +535,14 @@ struct kunwind_syms {
 extern struct kunwind_syms kunwind_sym;
 
 void kunwind_symbols_init(void);
-/* kallsyms_lookup_name(), 0 if unavailable (no kprobes, IBT-sealed). */
+/**
+ * kunwind_lookup_name() - kallsyms_lookup_name(), which is not exported.
+ * @name: a symbol
+ *
+ * Context: Process context.
+ * Return: its address; 0 if unknown, or if kallsyms_lookup_name() could
+ * not be found (no kprobes, IBT-sealed).
+ */
 unsigned long kunwind_lookup_name(const char *name);
 /* [*start, *end) of the function starting at addr (kallsyms' size). */
 bool kunwind_func_range(unsigned long addr, unsigned long *start,

@@ -10,7 +10,7 @@
  * index of the address blocks they cover (struct kunwind_live), so a
  * lookup may run in any context, NMI included, and costs a hash probe and
  * a search among the few segments of one block, however many tables there
- * are.  Writers hold kunwind_regs_lock and
+ * are.  Writers hold kunwind_registry_lock and
  * rebuild it on every change (a registration, the end of a module's init,
  * an unregistration): fill a new one, rcu_assign_pointer() it, free the
  * old one after a grace period.  A registration copies out, per segment,
@@ -48,20 +48,20 @@
 #include <linux/utsname.h>
 #include "internal.h"
 
-struct kunwind_reg_seg {
+struct kunwind_registration_seg {
 	unsigned long start, end;	/* run-time [start, end) */
 	u16 idx;			/* its struct kunwind_seg in the table */
 	u8 state;			/* enum kunwind_seg_state */
 };
 
-struct kunwind_reg {
-	struct list_head list;		/* in kunwind_regs */
+struct kunwind_registration {
+	struct list_head list;		/* in kunwind_registered */
 	struct module *mod;
 	const struct kunwind_hdr *table;
 	unsigned long len, bias;
 	unsigned int nr_segs;
 	char name[MODULE_NAME_LEN];
-	struct kunwind_reg_seg segs[];	/* sorted by start */
+	struct kunwind_registration_seg segs[];	/* sorted by start */
 };
 
 /* A segment as lookups see it. */
@@ -106,9 +106,9 @@ struct kunwind_live {
 	struct kunwind_live_seg segs[];
 };
 
-static LIST_HEAD(kunwind_regs);
-static DEFINE_MUTEX(kunwind_regs_lock);
-static struct kunwind_reg *kunwind_vmlinux_reg;
+static LIST_HEAD(kunwind_registered);
+static DEFINE_MUTEX(kunwind_registry_lock);
+static struct kunwind_registration *kunwind_vmlinux_registration;
 static struct kunwind_live __rcu *kunwind_live;
 /* Bumped after every change of kunwind_live: see kunwind_registry_gen(). */
 static unsigned long kunwind_live_gen;
@@ -128,7 +128,8 @@ __used const struct kunwind_debug_info kunwind_debug_info = {
 	.seg_seg	= offsetof(struct kunwind_live_seg, seg),
 };
 
-static struct kunwind_reg *kunwind_module_reg_locked(struct module *mod);
+static struct kunwind_registration *
+module_registration_locked(struct module *mod);
 
 static const char * const seg_state_str[] = {
 	[KUNWIND_SEG_LIVE]	= "live",
@@ -254,19 +255,19 @@ static unsigned long blocks_of(unsigned long start, unsigned long end)
 }
 
 /*
- * Under kunwind_regs_lock: how many segments lookups must find, and the
+ * Under kunwind_registry_lock: how many segments lookups must find, and the
  * index size for them, 1 << *bits slots: twice the blocks they meet (an
  * upper bound: neighbours may share one), at least 16.
  */
 static unsigned int live_count(unsigned int *bits)
 {
 	unsigned long blocks = 8;
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 	unsigned int i, n = 0;
 
-	list_for_each_entry(reg, &kunwind_regs, list) {
-		for (i = 0; i < reg->nr_segs; i++) {
-			const struct kunwind_reg_seg *rs = &reg->segs[i];
+	list_for_each_entry(entry, &kunwind_registered, list) {
+		for (i = 0; i < entry->nr_segs; i++) {
+			const struct kunwind_registration_seg *rs = &entry->segs[i];
 
 			if (state_looked_up(rs->state)) {
 				n++;
@@ -304,24 +305,24 @@ static void live_index(struct kunwind_live *l)
 }
 
 /*
- * Under kunwind_regs_lock: fill l (room for live_count()'s segments and
+ * Under kunwind_registry_lock: fill l (room for live_count()'s segments and
  * blocks), sort, index.
  */
 static void live_fill(struct kunwind_live *l)
 {
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 	unsigned int i, n = 0;
 
-	list_for_each_entry(reg, &kunwind_regs, list) {
-		for (i = 0; i < reg->nr_segs; i++) {
-			const struct kunwind_reg_seg *rs = &reg->segs[i];
+	list_for_each_entry(entry, &kunwind_registered, list) {
+		for (i = 0; i < entry->nr_segs; i++) {
+			const struct kunwind_registration_seg *rs = &entry->segs[i];
 
 			if (!state_looked_up(rs->state))
 				continue;
 			l->segs[n].start = rs->start;
 			l->segs[n].end = rs->end;
-			l->segs[n].table = reg->table;
-			l->segs[n].seg = kunwind_segs(reg->table) + rs->idx;
+			l->segs[n].table = entry->table;
+			l->segs[n].seg = kunwind_segs(entry->table) + rs->idx;
 			n++;
 		}
 	}
@@ -347,7 +348,7 @@ static struct kunwind_live *live_alloc(unsigned int nr, unsigned int bits)
 }
 
 /*
- * Publish the array after a change, under kunwind_regs_lock.  Lookups
+ * Publish the array after a change, under kunwind_registry_lock.  Lookups
  * still in the old one finish with it: it is freed after a grace period.
  * A removal (init text about to be freed, a table going) must not fail:
  * without memory for a new array, lookups find nothing for one grace
@@ -368,7 +369,7 @@ static int live_publish(bool removal)
 	unsigned int bits, n = live_count(&bits);
 
 	old = rcu_dereference_protected(kunwind_live,
-					lockdep_is_held(&kunwind_regs_lock));
+					lockdep_is_held(&kunwind_registry_lock));
 	l = live_alloc(n, bits);
 	if (!l) {
 		if (!removal || !old)
@@ -403,9 +404,9 @@ static enum kunwind_seg_state seg_place(unsigned long start, unsigned long end,
 	return KUNWIND_SEG_DROPPED;
 }
 
-static int cmp_reg_seg(const void *a, const void *b)
+static int cmp_entry_seg(const void *a, const void *b)
 {
-	const struct kunwind_reg_seg *x = a, *y = b;
+	const struct kunwind_registration_seg *x = a, *y = b;
 
 	return x->start < y->start ? -1 : x->start > y->start;
 }
@@ -419,18 +420,18 @@ static int cmp_reg_seg(const void *a, const void *b)
  * one pass, keeping the furthest end of all segments so far and of the
  * looked-up ones.  A dropped segment that wraps around holds nothing.
  */
-static const char *reg_place(struct kunwind_reg *reg,
+static const char *entry_place(struct kunwind_registration *entry,
 			     const struct kunwind_text *text,
 			     unsigned int nr_text)
 {
-	const struct kunwind_seg *seg = kunwind_segs(reg->table);
+	const struct kunwind_seg *seg = kunwind_segs(entry->table);
 	unsigned long end_all = 0, end_live = 0;
 	unsigned int i, nr_live = 0;
 
-	for (i = 0; i < reg->nr_segs; i++) {
-		struct kunwind_reg_seg *s = &reg->segs[i];
+	for (i = 0; i < entry->nr_segs; i++) {
+		struct kunwind_registration_seg *s = &entry->segs[i];
 
-		s->start = seg[i].base + reg->bias;
+		s->start = seg[i].base + entry->bias;
 		s->end = s->start + seg[i].size;
 		s->idx = i;
 		s->state = seg_place(s->start, s->end, text, nr_text);
@@ -438,9 +439,9 @@ static const char *reg_place(struct kunwind_reg *reg,
 	}
 	if (!nr_live)
 		return "no segment inside the object's text (not relocated?)";
-	sort(reg->segs, reg->nr_segs, sizeof(reg->segs[0]), cmp_reg_seg, NULL);
-	for (i = 0; i < reg->nr_segs; i++) {
-		const struct kunwind_reg_seg *s = &reg->segs[i];
+	sort(entry->segs, entry->nr_segs, sizeof(entry->segs[0]), cmp_entry_seg, NULL);
+	for (i = 0; i < entry->nr_segs; i++) {
+		const struct kunwind_registration_seg *s = &entry->segs[i];
 		bool live = state_looked_up(s->state);
 
 		if (s->end <= s->start)
@@ -455,22 +456,23 @@ static const char *reg_place(struct kunwind_reg *reg,
 }
 
 /*
- * Under kunwind_regs_lock: the registration whose looked-up text reg's
- * would share.  Per segment, one search of the lookup array: its
+ * Under kunwind_registry_lock: the registration whose text, as lookups
+ * find it, entry's segments would share.  Per segment, one search of the lookup array: its
  * segments are disjoint, so only the last one starting before the
  * segment's end can reach into it.
  */
-static struct kunwind_reg *reg_clash(const struct kunwind_reg *reg)
+static struct kunwind_registration *
+entry_clash(const struct kunwind_registration *entry)
 {
 	const struct kunwind_live *l;
 	const struct kunwind_live_seg *s = NULL;
-	struct kunwind_reg *other;
+	struct kunwind_registration *other;
 	unsigned int i;
 
 	l = rcu_dereference_protected(kunwind_live,
-				      lockdep_is_held(&kunwind_regs_lock));
-	for (i = 0; l && i < reg->nr_segs && !s; i++) {
-		const struct kunwind_reg_seg *rs = &reg->segs[i];
+				      lockdep_is_held(&kunwind_registry_lock));
+	for (i = 0; l && i < entry->nr_segs && !s; i++) {
+		const struct kunwind_registration_seg *rs = &entry->segs[i];
 
 		if (!state_looked_up(rs->state))
 			continue;
@@ -480,13 +482,13 @@ static struct kunwind_reg *reg_clash(const struct kunwind_reg *reg)
 	}
 	if (!s)
 		return NULL;
-	list_for_each_entry(other, &kunwind_regs, list)
+	list_for_each_entry(other, &kunwind_registered, list)
 		if (other->table == s->table)
 			return other;
 	return NULL;
 }
 
-struct kunwind_reg *kunwind_register_table(const char *name,
+struct kunwind_registration *kunwind_register_table(const char *name,
 					   struct module *mod,
 					   const void *table,
 					   unsigned long len,
@@ -495,7 +497,7 @@ struct kunwind_reg *kunwind_register_table(const char *name,
 					   unsigned int nr_text)
 {
 	const struct kunwind_hdr *t = table;
-	struct kunwind_reg *reg, *other;
+	struct kunwind_registration *entry, *other;
 	enum kunwind_bad bad;
 	const char *why;
 	int err;
@@ -510,49 +512,49 @@ struct kunwind_reg *kunwind_register_table(const char *name,
 			name, t->nr_segs, KUNWIND_MAX_SEGS);
 		return ERR_PTR(-EINVAL);
 	}
-	reg = kzalloc(struct_size(reg, segs, t->nr_segs), GFP_KERNEL);
-	if (!reg)
+	entry = kzalloc(struct_size(entry, segs, t->nr_segs), GFP_KERNEL);
+	if (!entry)
 		return ERR_PTR(-ENOMEM);
-	reg->mod = mod;
-	reg->table = t;
-	reg->len = len;
-	reg->bias = bias;
-	reg->nr_segs = t->nr_segs;
-	strscpy(reg->name, name, sizeof(reg->name));
+	entry->mod = mod;
+	entry->table = t;
+	entry->len = len;
+	entry->bias = bias;
+	entry->nr_segs = t->nr_segs;
+	strscpy(entry->name, name, sizeof(entry->name));
 
-	why = reg_place(reg, text, nr_text);
+	why = entry_place(entry, text, nr_text);
 	if (why) {
 		pr_warn("%s: table refused: %s\n", name, why);
-		kfree(reg);
+		kfree(entry);
 		return ERR_PTR(-EINVAL);
 	}
 
-	mutex_lock(&kunwind_regs_lock);
-	if (mod && kunwind_module_reg_locked(mod)) {
+	mutex_lock(&kunwind_registry_lock);
+	if (mod && module_registration_locked(mod)) {
 		err = -EEXIST;
 		goto out;
 	}
-	other = reg_clash(reg);
+	other = entry_clash(entry);
 	if (other) {
 		pr_warn("%s: table refused: its text overlaps table %s\n",
 			name, other->name);
 		err = -EINVAL;
 		goto out;
 	}
-	list_add_tail(&reg->list, &kunwind_regs);
-	/* Publishes the filled-in reg (rcu_assign_pointer() orders the stores). */
+	list_add_tail(&entry->list, &kunwind_registered);
+	/* Publishes the filled-in entry (rcu_assign_pointer() orders the stores). */
 	err = live_publish(false);
 	if (err) {
-		list_del(&reg->list);
+		list_del(&entry->list);
 		goto out;
 	}
-	if (!mod && !kunwind_vmlinux_reg && !strcmp(name, "vmlinux"))
-		kunwind_vmlinux_reg = reg;
-	mutex_unlock(&kunwind_regs_lock);
-	return reg;
+	if (!mod && !kunwind_vmlinux_registration && !strcmp(name, "vmlinux"))
+		kunwind_vmlinux_registration = entry;
+	mutex_unlock(&kunwind_registry_lock);
+	return entry;
 out:
-	mutex_unlock(&kunwind_regs_lock);
-	kfree(reg);
+	mutex_unlock(&kunwind_registry_lock);
+	kfree(entry);
 	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(kunwind_register_table);
@@ -561,74 +563,76 @@ EXPORT_SYMBOL_GPL(kunwind_register_table);
  * The array is rebuilt without the init segments; lookups that still hold
  * the old one may find them until the grace period the loader waits for
  * before it frees init memory.  The state changes by WRITE_ONCE() for
- * kunwind_reg_seg_state(), which reads without the lock.
+ * kunwind_registration_seg_state(), which reads without the lock.
  */
-void kunwind_reg_init_done(struct kunwind_reg *reg)
+void kunwind_registration_init_done(struct kunwind_registration *entry)
 {
 	bool changed = false;
 	unsigned int i;
 
-	mutex_lock(&kunwind_regs_lock);
-	for (i = 0; i < reg->nr_segs; i++) {
-		if (reg->segs[i].state == KUNWIND_SEG_INIT) {
-			WRITE_ONCE(reg->segs[i].state, KUNWIND_SEG_DEAD);
+	mutex_lock(&kunwind_registry_lock);
+	for (i = 0; i < entry->nr_segs; i++) {
+		if (entry->segs[i].state == KUNWIND_SEG_INIT) {
+			WRITE_ONCE(entry->segs[i].state, KUNWIND_SEG_DEAD);
 			changed = true;
 		}
 	}
 	if (changed)
 		live_publish(true);
-	mutex_unlock(&kunwind_regs_lock);
+	mutex_unlock(&kunwind_registry_lock);
 }
-EXPORT_SYMBOL_GPL(kunwind_reg_init_done);
+EXPORT_SYMBOL_GPL(kunwind_registration_init_done);
 
-void kunwind_unregister_table(struct kunwind_reg *reg)
+void kunwind_unregister_table(struct kunwind_registration *entry)
 {
-	mutex_lock(&kunwind_regs_lock);
-	list_del(&reg->list);
-	if (reg == kunwind_vmlinux_reg)
-		kunwind_vmlinux_reg = NULL;
+	mutex_lock(&kunwind_registry_lock);
+	list_del(&entry->list);
+	if (entry == kunwind_vmlinux_registration)
+		kunwind_vmlinux_registration = NULL;
 	live_publish(true);
-	mutex_unlock(&kunwind_regs_lock);
+	mutex_unlock(&kunwind_registry_lock);
 	/* Pairs with every walk's RCU read-side section (preemption off). */
 	synchronize_rcu();
-	kfree(reg);
+	kfree(entry);
 }
 EXPORT_SYMBOL_GPL(kunwind_unregister_table);
 
-static struct kunwind_reg *kunwind_module_reg_locked(struct module *mod)
+static struct kunwind_registration *
+module_registration_locked(struct module *mod)
 {
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 
-	lockdep_assert_held(&kunwind_regs_lock);
+	lockdep_assert_held(&kunwind_registry_lock);
 	if (!mod)
-		return kunwind_vmlinux_reg;
-	list_for_each_entry(reg, &kunwind_regs, list)
-		if (reg->mod == mod)
-			return reg;
+		return kunwind_vmlinux_registration;
+	list_for_each_entry(entry, &kunwind_registered, list)
+		if (entry->mod == mod)
+			return entry;
 	return NULL;
 }
 
-struct kunwind_reg *kunwind_module_reg(struct module *mod)
+struct kunwind_registration *kunwind_module_registration(struct module *mod)
 {
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 
-	mutex_lock(&kunwind_regs_lock);
-	reg = kunwind_module_reg_locked(mod);
-	mutex_unlock(&kunwind_regs_lock);
-	return reg;
+	mutex_lock(&kunwind_registry_lock);
+	entry = module_registration_locked(mod);
+	mutex_unlock(&kunwind_registry_lock);
+	return entry;
 }
-EXPORT_SYMBOL_GPL(kunwind_module_reg);
+EXPORT_SYMBOL_GPL(kunwind_module_registration);
 
-int kunwind_reg_seg_state(struct kunwind_reg *reg, unsigned long addr)
+int kunwind_registration_seg_state(struct kunwind_registration *entry,
+				   unsigned long addr)
 {
 	unsigned int i;
 
-	for (i = 0; i < reg->nr_segs; i++)
-		if (addr - reg->segs[i].start < reg->segs[i].end - reg->segs[i].start)
-			return READ_ONCE(reg->segs[i].state);
+	for (i = 0; i < entry->nr_segs; i++)
+		if (addr - entry->segs[i].start < entry->segs[i].end - entry->segs[i].start)
+			return READ_ONCE(entry->segs[i].state);
 	return -ENOENT;
 }
-EXPORT_SYMBOL_GPL(kunwind_reg_seg_state);
+EXPORT_SYMBOL_GPL(kunwind_registration_seg_state);
 
 /* ---- modules ------------------------------------------------------- */
 
@@ -699,7 +703,7 @@ static unsigned long module_table_addr(struct module *mod)
  * goes: that its table was refused (so that it is neither tried nor
  * reported twice), or that it was coming when kunwind.ko loaded and its
  * COMING notification may have passed before the notifier was there
- * (then it is registered at LIVE).  Under kunwind_regs_lock.
+ * (then it is registered at LIVE).  Under kunwind_registry_lock.
  */
 enum kunwind_mod_note_kind { KUNWIND_NOTE_MISSED, KUNWIND_NOTE_REFUSED };
 
@@ -715,7 +719,7 @@ static struct kunwind_mod_note *note_find(struct module *mod)
 {
 	struct kunwind_mod_note *n;
 
-	lockdep_assert_held(&kunwind_regs_lock);
+	lockdep_assert_held(&kunwind_registry_lock);
 	list_for_each_entry(n, &kunwind_mod_notes, list)
 		if (n->mod == mod)
 			return n;
@@ -755,7 +759,7 @@ static void note_drop(struct module *mod)
 static bool kunwind_module_add(struct module *mod, bool with_init)
 {
 	struct kunwind_text text[2] = {};
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 	unsigned long addr, len;
 	const char *why;
 
@@ -767,18 +771,18 @@ static bool kunwind_module_add(struct module *mod, bool with_init)
 		kunwind_mod_text(mod, false, &text[0].start, &text[0].end);
 		kunwind_mod_text(mod, true, &text[1].start, &text[1].end);
 		text[1].init = true;
-		reg = kunwind_register_table(mod->name, mod, (const void *)addr,
+		entry = kunwind_register_table(mod->name, mod, (const void *)addr,
 					     len, 0, text, with_init ? 2 : 1);
 	} else {
 		pr_warn("%s: table refused: %s\n", mod->name, why);
-		reg = ERR_PTR(-EINVAL);
+		entry = ERR_PTR(-EINVAL);
 	}
-	if (reg == ERR_PTR(-EINVAL)) {
-		mutex_lock(&kunwind_regs_lock);
+	if (entry == ERR_PTR(-EINVAL)) {
+		mutex_lock(&kunwind_registry_lock);
 		note_set(mod, KUNWIND_NOTE_REFUSED);
-		mutex_unlock(&kunwind_regs_lock);
+		mutex_unlock(&kunwind_registry_lock);
 	}
-	return !IS_ERR(reg);
+	return !IS_ERR(entry);
 }
 
 /* At LIVE: was mod's COMING missed?  Forgets it. */
@@ -787,13 +791,13 @@ static bool note_take_missed(struct module *mod)
 	struct kunwind_mod_note *n;
 	bool missed = false;
 
-	mutex_lock(&kunwind_regs_lock);
+	mutex_lock(&kunwind_registry_lock);
 	n = note_find(mod);
 	if (n && n->kind == KUNWIND_NOTE_MISSED) {
 		missed = true;
 		note_drop(mod);
 	}
-	mutex_unlock(&kunwind_regs_lock);
+	mutex_unlock(&kunwind_registry_lock);
 	return missed;
 }
 
@@ -801,7 +805,7 @@ static int kunwind_module_notify(struct notifier_block *nb,
 				 unsigned long action, void *data)
 {
 	struct module *mod = data;
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 
 	switch (action) {
 	case MODULE_STATE_COMING:
@@ -810,26 +814,26 @@ static int kunwind_module_notify(struct notifier_block *nb,
 		 * address before, or kunwind_modules_before()'s "maybe
 		 * missed" for this one, whose COMING came after all.
 		 */
-		mutex_lock(&kunwind_regs_lock);
+		mutex_lock(&kunwind_registry_lock);
 		note_drop(mod);
-		mutex_unlock(&kunwind_regs_lock);
+		mutex_unlock(&kunwind_registry_lock);
 		kunwind_module_add(mod, true);
 		break;
 	case MODULE_STATE_LIVE:
 		/* Init has run: its text is not worth registering now. */
 		if (note_take_missed(mod))
 			kunwind_module_add(mod, false);
-		reg = kunwind_module_reg(mod);
-		if (reg)
-			kunwind_reg_init_done(reg);
+		entry = kunwind_module_registration(mod);
+		if (entry)
+			kunwind_registration_init_done(entry);
 		break;
 	case MODULE_STATE_GOING:
-		mutex_lock(&kunwind_regs_lock);
+		mutex_lock(&kunwind_registry_lock);
 		note_drop(mod);
-		mutex_unlock(&kunwind_regs_lock);
-		reg = kunwind_module_reg(mod);
-		if (reg)
-			kunwind_unregister_table(reg);
+		mutex_unlock(&kunwind_registry_lock);
+		entry = kunwind_module_registration(mod);
+		if (entry)
+			kunwind_unregister_table(entry);
 		break;
 	}
 	/* Never fail a module load because of its table. */
@@ -851,13 +855,13 @@ static struct notifier_block kunwind_module_nb = {
  * Called once the notifier is registered, so every notification from
  * then on reaches kunwind; it goes through the kernel's module list
  * (kunwind_sym.modules under *kunwind_sym.module_mutex, neither exported)
- * and, per module, under kunwind_regs_lock, so that no notification about
+ * and, per module, under kunwind_registry_lock, so that no notification about
  * the module is handled between the look at its state and what is
  * decided from it:
  *   LIVE     pinned (try_module_get()) and registered after the list is
  *            left, with its core text: init is over.  Not under
  *            module_mutex, which every module load waits for, nor under
- *            kunwind_regs_lock, which registration takes.  Skipped if
+ *            kunwind_registry_lock, which registration takes.  Skipped if
  *            registered or refused already (its notifications reached
  *            kunwind after all).
  *   COMING   in its init.  Its COMING notification may have passed
@@ -883,8 +887,8 @@ static void kunwind_modules_before(void)
 		max++;
 	live = kmalloc_array(max, sizeof(*live), GFP_KERNEL);
 	list_for_each_entry(mod, modules, list) {
-		mutex_lock(&kunwind_regs_lock);
-		if (kunwind_module_reg_locked(mod) || note_find(mod)) {
+		mutex_lock(&kunwind_registry_lock);
+		if (module_registration_locked(mod) || note_find(mod)) {
 			/* known */
 		} else if (READ_ONCE(mod->state) == MODULE_STATE_LIVE) {
 			if (live && nr < max && try_module_get(mod))
@@ -892,7 +896,7 @@ static void kunwind_modules_before(void)
 		} else if (READ_ONCE(mod->state) == MODULE_STATE_COMING) {
 			note_set(mod, KUNWIND_NOTE_MISSED);
 		}
-		mutex_unlock(&kunwind_regs_lock);
+		mutex_unlock(&kunwind_registry_lock);
 	}
 	mutex_unlock(kunwind_sym.module_mutex);
 
@@ -943,7 +947,7 @@ int kunwind_vmlinux_register(void)
 	unsigned long len = kunwind_vmlinux_table_end - kunwind_vmlinux_table;
 	struct kunwind_text text[2] = {};
 	unsigned int nr_text = 1;
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 	unsigned long bias;
 
 	if (!len) {
@@ -968,9 +972,9 @@ int kunwind_vmlinux_register(void)
 		text[1].end = kunwind_sym.einittext;
 		nr_text++;
 	}
-	reg = kunwind_register_table("vmlinux", NULL, kunwind_vmlinux_table,
+	entry = kunwind_register_table("vmlinux", NULL, kunwind_vmlinux_table,
 				     len, bias, text, nr_text);
-	return PTR_ERR_OR_ZERO(reg);
+	return PTR_ERR_OR_ZERO(entry);
 }
 
 /* ---- debugfs ------------------------------------------------------- */
@@ -979,27 +983,27 @@ void kunwind_registry_show(struct seq_file *m)
 {
 	const struct kunwind_live *l;
 	const struct kunwind_seg *seg;
-	struct kunwind_reg *reg;
+	struct kunwind_registration *entry;
 	unsigned int i;
 
-	mutex_lock(&kunwind_regs_lock);
-	list_for_each_entry(reg, &kunwind_regs, list) {
+	mutex_lock(&kunwind_registry_lock);
+	list_for_each_entry(entry, &kunwind_registered, list) {
 		seq_printf(m, "%s bytes=%u rules=%u segments=%u bias=0x%lx\n",
-			   reg->name, reg->table->size, reg->table->nr_rules,
-			   reg->nr_segs, reg->bias);
-		for (i = 0; i < reg->nr_segs; i++) {
-			seg = kunwind_segs(reg->table) + reg->segs[i].idx;
+			   entry->name, entry->table->size, entry->table->nr_rules,
+			   entry->nr_segs, entry->bias);
+		for (i = 0; i < entry->nr_segs; i++) {
+			seg = kunwind_segs(entry->table) + entry->segs[i].idx;
 			seq_printf(m, "  %-20s 0x%lx size=0x%x rows=%u %s\n",
-				   kunwind_seg_name(reg->table, seg),
-				   reg->segs[i].start, seg->size, seg->nr_rows,
-				   seg_state_str[reg->segs[i].state]);
+				   kunwind_seg_name(entry->table, seg),
+				   entry->segs[i].start, seg->size, seg->nr_rows,
+				   seg_state_str[entry->segs[i].state]);
 		}
 	}
 	l = rcu_dereference_protected(kunwind_live,
-				      lockdep_is_held(&kunwind_regs_lock));
+				      lockdep_is_held(&kunwind_registry_lock));
 	seq_printf(m, "looked-up segments: %u, index slots: %u\n",
 		   l ? l->nr : 0, l ? 1u << l->bits : 0);
-	mutex_unlock(&kunwind_regs_lock);
+	mutex_unlock(&kunwind_registry_lock);
 }
 
 /* ---- init / exit --------------------------------------------------- */
@@ -1026,24 +1030,24 @@ int kunwind_registry_init(void)
 void kunwind_registry_exit(void)
 {
 	struct kunwind_mod_note *n, *ntmp;
-	struct kunwind_reg *reg, *tmp;
+	struct kunwind_registration *entry, *tmp;
 	struct kunwind_live *l;
 	LIST_HEAD(gone);
 
 	unregister_module_notifier(&kunwind_module_nb);
-	mutex_lock(&kunwind_regs_lock);
-	kunwind_vmlinux_reg = NULL;
-	list_splice_init(&kunwind_regs, &gone);
+	mutex_lock(&kunwind_registry_lock);
+	kunwind_vmlinux_registration = NULL;
+	list_splice_init(&kunwind_registered, &gone);
 	l = rcu_replace_pointer(kunwind_live, NULL,
-				lockdep_is_held(&kunwind_regs_lock));
+				lockdep_is_held(&kunwind_registry_lock));
 	list_for_each_entry_safe(n, ntmp, &kunwind_mod_notes, list) {
 		list_del(&n->list);
 		kfree(n);
 	}
-	mutex_unlock(&kunwind_regs_lock);
+	mutex_unlock(&kunwind_registry_lock);
 	/* No lookup uses the array or a registration after this. */
 	synchronize_rcu();
 	kvfree(l);
-	list_for_each_entry_safe(reg, tmp, &gone, list)
-		kfree(reg);
+	list_for_each_entry_safe(entry, tmp, &gone, list)
+		kfree(entry);
 }
