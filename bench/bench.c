@@ -8,7 +8,7 @@
  *
  * The walk benchmark builds kunwind tables for its own executable and for
  * libc with the generator's kgen_table(), recurses BENCH_DEPTH frames deep
- * (stack.c), captures rip/rsp/rbp there and, with that frame still live,
+ * (deep_stack.c), captures rip/rsp/rbp there and, with that frame still live,
  * walks the stack above it again and again with each method.  All four
  * must report the same pcs for the frames they have in common.  Lines
  * starting with "result:" are for bench/run.sh; the rest is for people.
@@ -553,7 +553,7 @@ static int compare(const struct bench *b, const struct method *ref,
 
 
 /*
- * The two stacks: bench/stack.c built twice (bench.mk), the same code
+ * The two stacks: bench/deep_stack.c built twice (bench.mk), the same code
  * with frame pointers, so that the rbp chain has something to walk, and
  * without, as a kernel built without them, where only tables can.
  */
@@ -762,7 +762,7 @@ static int walk_main(void)
 			cur_stack->deep(BENCH_DEPTH, count_bottom, &b);
 			continue;
 		}
-		printf("\n--- walks on the %s stack (bench/stack.c %s)\n",
+		printf("\n--- walks on the %s stack (bench/deep_stack.c %s)\n",
 		       cur_stack->name, cur_stack->what);
 		cur_stack->deep(BENCH_DEPTH, at_bottom, &b);
 	}

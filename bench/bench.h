@@ -2,12 +2,12 @@
 /*
  * kunwind-bench internals.
  *
- *   stack.c   the deep stack the walks run on, built twice: with frame
- *             pointers and without (bench_deep_stack_nofp())
- *   peers.c   the walkers kunwind is compared with: rbp chain, libunwind,
- *             libdw; kept apart from bench.c because <elfutils/libdwfl.h>
- *             and unwind/env.h both define bool
- *   bench.c   kunwind's tables and walker, timing, checks, report
+ *   deep_stack.c  the deep stack the walks run on, built twice: with frame
+ *                 pointers and without (bench_deep_stack_nofp())
+ *   peers.c       the walkers kunwind is compared with: rbp chain,
+ *                 libunwind, libdw; kept apart from bench.c because
+ *                 <elfutils/libdwfl.h> and unwind/env.h both define bool
+ *   bench.c       kunwind's tables and walker, timing, checks, report
  *
  * Plain C types only here, so that every file can include it.
  */
@@ -32,10 +32,10 @@ struct bench_stack {
 /* A walker: fills pc[0 .. n) from the captured state, returns n. */
 typedef int (*bench_walk_fn)(void *ctx, unsigned long *pc, int max);
 
-/* stack.c: recurse depth frames deep, capture registers, call fn there. */
+/* deep_stack.c: recurse depth frames deep, capture registers, call fn there. */
 typedef void (*bench_bottom_fn)(const struct bench_regs *regs, void *arg);
 int bench_deep_stack(int depth, bench_bottom_fn fn, void *arg);
-/* stack.c built -fomit-frame-pointer (bench.mk) */
+/* deep_stack.c built -fomit-frame-pointer (bench.mk) */
 int bench_deep_stack_nofp(int depth, bench_bottom_fn fn, void *arg);
 
 /* peers.c; each walk takes a struct bench_stack * as ctx */

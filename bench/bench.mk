@@ -6,10 +6,10 @@
 # Every bench object is built with frame pointers, not only the deep
 # stack: the rbp chain must run unbroken from the bottom frame to main()
 # for the frame-pointer walk to cover the same frames as the others.  The
-# deep stack is built a second time without (stack-nofp.o).
+# deep stack is built a second time without (deep_stack-nofp.o).
 
-BENCH_SRC    := bench/bench.c bench/peers.c bench/stack.c
-BENCH_OBJ    := $(BENCH_SRC:%.c=$(O)/%.o) $(O)/bench/stack-nofp.o
+BENCH_SRC    := bench/bench.c bench/peers.c bench/deep_stack.c
+BENCH_OBJ    := $(BENCH_SRC:%.c=$(O)/%.o) $(O)/bench/deep_stack-nofp.o
 BENCH_CFLAGS := -O2 -g -fno-omit-frame-pointer
 
 $(O)/bench/%.o: bench/%.c bench/bench.h gen/gen.h unwind/*.h
@@ -17,7 +17,7 @@ $(O)/bench/%.o: bench/%.c bench/bench.h gen/gen.h unwind/*.h
 	$(CC) $(BENCH_CFLAGS) $(WFLAGS) -c -o $@ $<
 
 # The same deep stack without frame pointers (bench_deep_stack_nofp()).
-$(O)/bench/stack-nofp.o: bench/stack.c bench/bench.h
+$(O)/bench/deep_stack-nofp.o: bench/deep_stack.c bench/bench.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -fomit-frame-pointer -DBENCH_NOFP $(WFLAGS) -c -o $@ $<
 

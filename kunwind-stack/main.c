@@ -3,7 +3,7 @@
  * kunwind-stack: the walker of unwind/walk.c on the threads of a core file,
  * with tables built on the fly from the mapped ELF files.  It exists to
  * test the walker and the generator against eu-stack and gdb on the same
- * core (tests/stack.test), and to time the walk (--bench).
+ * core (tests/kunwind-stack.test), and to time the walk (--bench).
  *
  *   kunwind-stack --core CORE [--exe EXE] [--bench N] [--no-fp-fallback]
  *

@@ -3,7 +3,7 @@
  * mixedprog: stacks that mix code with frame pointers and no CFI (all of
  * this file) with code that has CFI (libc), then dump core, so that
  * kunwind-stack's frame-pointer fallback can be compared with eu-stack's
- * (tests/stack-mixed.test).  Built -O2 -fno-omit-frame-pointer
+ * (tests/kunwind-stack-mixed.test).  Built -O2 -fno-omit-frame-pointer
  * -fno-asynchronous-unwind-tables -fno-unwind-tables
  * -fno-optimize-sibling-calls: every function here keeps an rbp frame and
  * has no FDE, and every call returns.  Built twice, dynamic (with

@@ -2,7 +2,7 @@
 /*
  * stackprog: park threads in situations that are hard for an unwinder, then
  * dump core, so that kunwind-stack, eu-stack and gdb can be compared on the
- * same stacks (tests/stack.test).  Built -O2 -fomit-frame-pointer -g.
+ * same stacks (tests/kunwind-stack.test).  Built -O2 -fomit-frame-pointer -g.
  *
  *   recurse   60 frames of three mutually recursive functions; one of them
  *             has a variable-length array, so its CFA is rbp-based even

@@ -262,7 +262,7 @@ struct kunwind_ops {
 /*
  * A call of ops->op.  In the kernel, where an indirect call is a
  * retpoline (a fifth of a profiler sample's walk under QEMU, make bench),
- * the kernel's own ops (unwind/linux/stack.c) are called directly when
+ * the kernel's own ops (unwind/linux/walk.c) are called directly when
  * they are the walk's, as the kernel's INDIRECT_CALL_1() does; any other
  * ops still work.
  */
@@ -270,7 +270,7 @@ struct kunwind_ops {
 extern const struct kunwind_ops kunwind_kernel_ops;
 
 /*
- * kunwind_kernel_ops' functions (unwind/linux/stack.c), on a kernel walk:
+ * kunwind_kernel_ops' functions (unwind/linux/walk.c), on a kernel walk:
  * ctx is its struct kunwind_walk (unwind/linux/internal.h).  They run in
  * the walk's context, any, NMI included.
  */
@@ -361,7 +361,7 @@ bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
 /*
  * An optional cache of lookups, address -> rule, for callers that walk
  * similar stacks again and again: every kernel walk has one of its CPU
- * and context (unwind/linux/stack.c), the profiler one per CPU, make
+ * and context (unwind/linux/walk.c), the profiler one per CPU, make
  * bench's warm walks one.  Direct mapped, indexed by the address's low bits; it caches
  * misses too, so the owner clears it (kunwind_cache_clear()) whenever a
  * table arrives, goes away or moves.  Measured in make bench.

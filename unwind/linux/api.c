@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The public API (kunwind_api.h), on the kernel walks of stack.c.
+ * The public API (kunwind_api.h), on the kernel walks of walk.c.
  *
  * Starting from current.  Each exported entry point captures its own
  * caller's frame (kunwind_caller_frame()): the first frame is the return

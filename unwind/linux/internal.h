@@ -229,7 +229,7 @@ bool kunwind_find_rule(unsigned long ip, struct kunwind_rule *rule);
 unsigned long kunwind_module_table_len(const struct module *mod,
 				       unsigned long addr, const char **why);
 
-/* ---- stack.c: walks of kernel stacks ------------------------------- */
+/* ---- walk.c: walks of kernel stacks -------------------------------- */
 
 /*
  * One walk: the core walker's state plus what the kernel's ops need.
@@ -340,7 +340,7 @@ bool kunwind_walk_next(struct kunwind_walk *w);
  * the RCU read-side section (preemption enabled again).
  */
 void kunwind_walk_end(struct kunwind_walk *w);
-/* The per-CPU lookup caches of walks (stack.c); walks work without. */
+/* The per-CPU lookup caches of walks (walk.c); walks work without. */
 int kunwind_walk_caches_init(void);
 void kunwind_walk_caches_exit(void);
 

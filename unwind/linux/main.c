@@ -4,11 +4,11 @@
  * build time.  See Documentation/kunwind.rst.
  *
  * Init order: resolve the kernel internals walks need (symbols.c), the
- * walks' lookup caches (stack.c), then register tables and the module notifier (registry.c), then the die and
- * panic notifiers (oops.c), the profiler's module notifier (profile.c),
- * then debugfs.  A missing piece degrades the
- * module (a message says which), it never fails the load: only the
- * notifiers' registrations can.
+ * walks' lookup caches (walk.c), then register tables and the module
+ * notifier (registry.c), then the die and panic notifiers (oops.c), the
+ * profiler's module notifier (profile.c), then debugfs.  A missing piece
+ * degrades the module (a message says which), it never fails the load:
+ * only the notifiers' registrations can.
  */
 #include <linux/module.h>
 #include "internal.h"

@@ -2,9 +2,9 @@
 /*
  * Walks of kernel stacks: the kernel's struct kunwind_ops for the core
  * walker, the three ways to start (current, pt_regs, sleeping task) and
- * the ORC fallback step.  Layers: api.c calls this file; this file calls
- * the core (walk.c, lookup.c), the registry, symbols.c and counters.c;
- * none of them calls back.
+ * the ORC fallback step, and the walks' lookup caches.  Layers: api.c
+ * calls this file; this file calls the core (unwind/walk.c, lookup.c),
+ * the registry, symbols.c and counters.c; none of them calls back.
  *
  * Stacks.  A walk may read only the stacks the kernel itself would unwind:
  * the task stack, and for current also this CPU's IRQ, exception and

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Cores of tests/mixedprog.c and elfutils' test cores, for
-tests/stack-mixed.test and tests/stack-hostile.test: how to make them, how
-to read eu-stack's and kunwind-stack's frames.
+tests/kunwind-stack-mixed.test and tests/kunwind-stack-hostile.test: how
+to make them, how to read eu-stack's and kunwind-stack's frames.
 
-A core is made as tests/stack.test makes stackprog's: the kernel dumps it
-when core_pattern names a file in the working directory, else gdb runs the
-program, stops at its SIGSEGV and writes the core with gcore
+A core is made as tests/kunwind-stack.test makes stackprog's: the kernel
+dumps it when core_pattern names a file in the working directory, else gdb
+runs the program, stops at its SIGSEGV and writes the core with gcore
 (KUNWIND_CORE=abort|gcore forces one).  The program runs in a temporary
 directory with its shared library copied there (LD_LIBRARY_PATH), so that
 the test can take the library away before it reads the core.
@@ -24,9 +24,9 @@ BUILD = os.path.join(TOP, os.environ.get("O", "build"))
 KSTACK = os.path.join(BUILD, "kunwind-stack")
 TIMEOUT = 120
 
-# tests/stack.test's core making, parsers and symbol aliases.
+# tests/kunwind-stack.test's core making, parsers and symbol aliases.
 _loader = importlib.machinery.SourceFileLoader(
-    "stack_test", os.path.join(TOP, "tests", "stack.test"))
+    "stack_test", os.path.join(TOP, "tests", "kunwind-stack.test"))
 stack_test = importlib.util.module_from_spec(
     importlib.util.spec_from_loader("stack_test", _loader))
 _loader.exec_module(stack_test)
@@ -38,9 +38,21 @@ parse_kunwind_stack = stack_test.parse_ours
 # elfutils' cores: tests/data/elfutils (copied, see its README) and the
 # tests/ directory of an unpacked elfutils source (apt-get source elfutils)
 # named by KUNWIND_ELFUTILS_TESTS.
+# Without it, scripts/elfutils-tests.sh fetches Debian's source once
+# (cached) and names it; if that fails, those cores are a skip, saying why.
+def _elfutils_tests():
+    if os.environ.get("KUNWIND_ELFUTILS_TESTS"):
+        return [os.environ["KUNWIND_ELFUTILS_TESTS"]], None
+    p = subprocess.run([os.path.join(TOP, "scripts", "elfutils-tests.sh")],
+                       capture_output=True, text=True)
+    if p.returncode or not p.stdout.strip():
+        return [], (p.stderr.strip().splitlines() or ["failed"])[-1]
+    return [p.stdout.strip().splitlines()[-1]], None
+
+
+ELFUTILS_SRC, ELFUTILS_WHY = _elfutils_tests()
 ELFUTILS_DIRS = [os.path.join(TOP, "tests", "data", "elfutils")] + \
-    ([os.environ["KUNWIND_ELFUTILS_TESTS"]]
-     if os.environ.get("KUNWIND_ELFUTILS_TESTS") else [])
+    ELFUTILS_SRC
 
 
 class Report:
