@@ -105,6 +105,12 @@ struct walk_ctx {
 	/* The hooks' calls during one kunwind_next(). */
 	unsigned int nr_ret_addr, nr_text_ok;
 	unsigned long ret_ip, ret_p, text_ip;
+	/*
+	 * ret_addr() calls for the trampoline, during a whole walk: a
+	 * kernel hook keeps a cursor in the tracer's records, so a walk
+	 * must ask about each one once, however it steps.
+	 */
+	unsigned int nr_tramp;
 };
 
 /* One walk, to compare walks with and without the cache. */
@@ -114,6 +120,7 @@ struct walk {
 	unsigned int depth;
 	enum kunwind_stop stop;
 	bool unreliable;
+	unsigned int nr_tramp;		/* walk_ctx's, for the whole walk */
 };
 
 static const struct stack *stack_of(const struct walk_ctx *c,
@@ -245,6 +252,7 @@ static unsigned long op_ret_addr(void *ctx, unsigned long ip,
 	struct walk_ctx *c = ctx;
 
 	c->nr_ret_addr++;
+	c->nr_tramp += ip == c->tramp;
 	c->ret_ip = ip;
 	c->ret_p = addr_p;
 	return ctx_ret_addr(c, ip, addr_p);
@@ -805,6 +813,7 @@ static void walk(struct walk_ctx *c, struct walk *w, unsigned long ip,
 	struct kunwind_state s;
 	unsigned int steps = 0;
 
+	c->nr_tramp = 0;
 	kunwind_start(&s, &c->ops, c, ip, sp, bp, max_depth, flags);
 	s.cache = cache;
 	if (s.exact_ip != !(flags & KUNWIND_FIRST_CALLED))
@@ -841,6 +850,7 @@ static void walk(struct walk_ctx *c, struct walk *w, unsigned long ip,
 	w->depth = s.depth;
 	w->stop = s.stop;
 	w->unreliable = s.unreliable;
+	w->nr_tramp = c->nr_tramp;
 	if (trace)
 		fprintf(stderr, "stop: %s after %u frames%s%s\n",
 			kunwind_stop_str(s.stop), s.depth,
@@ -882,6 +892,7 @@ static void same_trace(struct walk_ctx *c, const struct walk *ref,
 	struct kunwind_state s;
 	unsigned int n, i, want;
 
+	c->nr_tramp = 0;
 	kunwind_start(&s, &c->ops, c, ip, sp, bp, max_depth, flags);
 	s.cache = cache;
 	want = s.stop ? 0 : ref->depth + 1;	/* refused by kunwind_start() */
@@ -900,6 +911,10 @@ static void same_trace(struct walk_ctx *c, const struct walk *ref,
 		if (pc[i] != ref->ip[i])
 			fuzz_fail("%s: ip %u is %#lx, kunwind_next() gave %#lx",
 				  what, i, pc[i], ref->ip[i]);
+	if (c->nr_tramp != ref->nr_tramp)
+		fuzz_fail("%s: ret_addr() asked about the trampoline %u times, "
+			  "kunwind_next() %u", what, c->nr_tramp,
+			  ref->nr_tramp);
 	if (s.ip != ref->ip[ref->depth] || s.sp != ref->sp[ref->depth] ||
 	    s.bp != ref->bp[ref->depth] || s.exact_ip != ref->exact[ref->depth])
 		fuzz_fail("%s: the last frame differs", what);

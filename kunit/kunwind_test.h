@@ -121,6 +121,8 @@ void kt_orc_task(struct kt_trace *t, struct task_struct *task);
 struct kunwind_frame;
 bool kt_trace_add(void *cookie, const struct kunwind_frame *f);
 
+/* kunwind_save() of current from the caller of kt_save_here(). */
+void kt_save_here(struct kt_trace *t);
 /* Both walks of current from the caller of kt_both_here(). */
 void kt_both_here(struct kt_trace *kun, struct kt_trace *orc);
 

@@ -160,6 +160,19 @@ noinline void kt_both_here(struct kt_trace *kun, struct kt_trace *orc)
 	barrier();
 }
 
+/*
+ * kunwind_save() from here: it starts with the return address into this
+ * function, dropped, so the trace starts in our caller (kunwind_save()
+ * takes its runs of ordinary frames through kunwind_walk_trace()).
+ */
+noinline void kt_save_here(struct kt_trace *t)
+{
+	kt_trace_reset(t);
+	t->n = kunwind_save(t->ip, KT_MAX_FRAMES, 0);
+	drop_first(t);
+	barrier();	/* no tail call: this frame must exist */
+}
+
 bool kt_trace_has(const struct kt_trace *t, unsigned long lo, unsigned long hi)
 {
 	unsigned int i;

@@ -31,6 +31,7 @@
 struct tracer_point {
 	struct kunit *test;
 	struct kt_trace kun, orc;
+	struct kt_trace save;		/* kunwind_save() at the same point */
 	/* the trampoline word found at each recovered frame's slot */
 	unsigned long slot[KT_MAX_FRAMES];
 	/* hardirq and sleeping task */
@@ -146,8 +147,29 @@ static noinline long here_fn(void *arg)
 	struct tracer_point *p = arg;
 
 	kt_both_here(&p->kun, &p->orc);
+	kt_save_here(&p->save);
 	read_slots(p, &p->kun);
 	return 0;
+}
+
+/*
+ * kunwind_save() (runs of frames through kunwind_walk_trace(), which asks
+ * a tracer's records once per step) saves the frames kunwind_walk()
+ * reported: all but the first, which is in here_fn() at another call.
+ */
+static void expect_save_equal(struct kunit *test, const char *what,
+			      const struct tracer_point *p)
+{
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ_MSG(test, p->save.n, p->kun.n,
+			    "%s: kunwind_save() saved %u frames, kunwind_walk() %u",
+			    what, p->save.n, p->kun.n);
+	for (i = 1; i < min(p->save.n, p->kun.n); i++)
+		KUNIT_EXPECT_EQ_MSG(test, p->save.ip[i], p->kun.ip[i],
+				    "%s: frame %u: kunwind_save() %pS, kunwind_walk() %pS",
+				    what, i, (void *)p->save.ip[i],
+				    (void *)p->kun.ip[i]);
 }
 
 static void tracer_function_graph_walk_equals_orc(struct kunit *test)
@@ -165,6 +187,7 @@ static void tracer_function_graph_walk_equals_orc(struct kunit *test)
 	/* kt_traced_2, kt_traced_1 and this function's frames */
 	expect_recovered(test, "function_graph", p, &p->kun, &p->orc,
 			 kunwind_sym.return_to_handler, 3);
+	expect_save_equal(test, "function_graph", p);
 	/* the debugfs counters say who undid them */
 	kunit_info(test, "trampolines undone: %lu by kunwind, %lu by ORC steps\n",
 		   by_table, by_orc);
@@ -189,6 +212,7 @@ static void tracer_kretprobe_walk_equals_orc(struct kunit *test)
 	/* kt_early_chain's and this function's frames */
 	expect_recovered(test, "kretprobes", p, &p->kun, &p->orc,
 			 kunwind_sym.rethook_trampoline, 2);
+	expect_save_equal(test, "kretprobes", p);
 }
 
 /* Both tracers on one stack: graph-traced calls into kretprobed ones. */
@@ -210,6 +234,7 @@ static void tracer_both_tracers_walk_equals_orc(struct kunit *test)
 	kret_unregister(k);
 	expect_recovered(test, "function_graph and kretprobes", p,
 			 &p->kun, &p->orc, 0, 5);
+	expect_save_equal(test, "function_graph and kretprobes", p);
 }
 
 /* ---- from an hrtimer's interrupted registers ---- */

@@ -462,6 +462,27 @@ unsigned int kunwind_trace(struct kunwind_state *s, unsigned long *pc,
 			   unsigned int max);
 
 /**
+ * kunwind_trace_calls() - walk on over ordinary frames, storing their ips
+ * @s: a started walk
+ * @pc: where the ips go, the current frame's first
+ * @max: room in @pc
+ *
+ * kunwind_trace() without kunwind_next(): it stops, leaving the walk not
+ * stopped, at the first frame that is not an ordinary call frame on the
+ * current stack with a row (a register frame, a stack switch, a gap, an
+ * ip outside the segments), that frame current and not stored: for the
+ * caller's own kunwind_next() or fallback (the kernel's ORC step).  A
+ * step through a tracer's trampoline is the exception: @s->ops->ret_addr
+ * is asked once per step, so that step ends there, and may stop the walk
+ * as kunwind_next() would.
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: the number of ips stored.
+ */
+unsigned int kunwind_trace_calls(struct kunwind_state *s, unsigned long *pc,
+				 unsigned int max);
+
+/**
  * kunwind_code_at() - is an ip code a frame can be at?
  * @s: a started walk
  * @ip: the ip, not 0

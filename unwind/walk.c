@@ -490,6 +490,36 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 }
 
 /*
+ * A step of call_steps() whose return address ops->ret_addr() changed: a
+ * tracer's trampoline, undone from the tracer's records (the kernel's
+ * hook keeps a cursor in them), or 0.  The hook must not be asked twice
+ * for one step, so the step is not left to kunwind_next(): it ends here,
+ * as kunwind_next() would end it (step_to(), or the walk stops), after
+ * the frame is stored and the n frames call_steps() stepped are written
+ * back.  Returns the one frame stored.
+ */
+static __kunwind_walk noinline unsigned int
+tracer_step(struct kunwind_state *s, unsigned long ip, unsigned long sp,
+	    unsigned long bp, unsigned int n, unsigned long cfa,
+	    unsigned long ret, unsigned long caller_bp, unsigned long *pc)
+{
+	enum kunwind_stop why;
+
+	*pc = ip;
+	s->ip = ip;
+	s->sp = sp;
+	s->bp = bp;
+	if (n) {
+		s->exact_ip = false;
+		s->depth += n;
+	}
+	why = step_to(s, ret, cfa, caller_bp, false);
+	if (why)
+		stop(s, why);
+	return 1;
+}
+
+/*
  * Ordinary frames, the bulk of every walk, without the round trip of the
  * frame through *s: a call frame whose rule comes from the cache (or the
  * table) and whose caller lies on the same stack.  The lookup of the
@@ -506,7 +536,7 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 	struct kunwind_cache *cache = s->cache;
 	unsigned long ip = s->ip, sp = s->sp, bp = s->bp, lo = s->stack_lo;
 	unsigned long last = s->stack_hi - s->stack_lo - sizeof(long);
-	unsigned long cfa, ret, caller_bp, val;
+	unsigned long cfa, ret, raw, caller_bp, val;
 	unsigned int n = 0, i;
 	const struct kunwind_rule *r;
 
@@ -540,9 +570,11 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 			else
 				break;
 		}
-		ret = ret_addr(s, ret, cfa - 8);
-		if (!ret)
-			break;
+		raw = ret;
+		ret = ret_addr(s, raw, cfa - 8);
+		if (unlikely(ret != raw))
+			return n + tracer_step(s, ip, sp, bp, n, cfa, ret, caller_bp,
+					       pc + n);
 		/*
 		 * code_at(ret, false), then the caller's rule: a cached row
 		 * vouches for ret, else ret's segment does.
@@ -575,23 +607,27 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 	return n;
 }
 
-/**
- * kunwind_trace() - Walk on, storing the ip of every frame.
- * @s:   a started walk
- * @pc:  where the ips go
- * @max: room in @pc
- *
- * The same ips and the same final state as
+/* kunwind.h says what it does. */
+__kunwind_walk unsigned int kunwind_trace_calls(struct kunwind_state *s,
+						unsigned long *pc,
+						unsigned int max)
+{
+	if (s->stop || !max)
+		return 0;
+	if (s->ops->read)
+		return call_steps(s, pc, max, false);
+	return call_steps(s, pc, max, true);
+}
+
+/*
+ * The same ips and final state as
  *
  *	while (n < max && !kunwind_done(s)) {
  *		pc[n++] = s->ip;
  *		kunwind_next(s);
  *	}
  *
- * only faster: ordinary frames take call_steps().  For callers that want
- * nothing but the ips (profilers, stack_trace_save()-like users).
- *
- * Return: the number of ips stored.
+ * (fuzz/walk_fuzz.c checks it), ordinary frames in call_steps().
  */
 __kunwind_walk unsigned int kunwind_trace(struct kunwind_state *s,
 					  unsigned long *pc, unsigned int max)
@@ -599,10 +635,7 @@ __kunwind_walk unsigned int kunwind_trace(struct kunwind_state *s,
 	unsigned int n = 0;
 
 	while (n < max && !s->stop) {
-		if (s->ops->read)
-			n += call_steps(s, pc + n, max - n, false);
-		else
-			n += call_steps(s, pc + n, max - n, true);
+		n += kunwind_trace_calls(s, pc + n, max - n);
 		if (n < max && !s->stop) {
 			pc[n++] = s->ip;
 			kunwind_next(s);

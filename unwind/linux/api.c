@@ -111,6 +111,28 @@ static __kunwind_walk bool save_frame(void *cookie, const struct kunwind_frame *
 	return a->len < a->size;
 }
 
+/*
+ * save_frame() on every frame of a started walk, and end it; but where no
+ * frame is filtered, the frames after the skipped ones in runs
+ * (kunwind_walk_trace()).
+ */
+static __kunwind_walk void save_walk(struct kunwind_walk *w, bool first,
+				     struct save_args *a)
+{
+	if (!first || a->nosched) {
+		walk_frames(w, first, save_frame, a);
+		return;
+	}
+	while (a->skip) {
+		a->skip--;
+		if (!kunwind_walk_next(w))
+			goto out;
+	}
+	a->len = kunwind_walk_trace(w, a->store, a->size);
+out:
+	kunwind_walk_end(w);
+}
+
 __kunwind_walk noinline unsigned int kunwind_save(unsigned long *store, unsigned int size,
 				   unsigned int skip)
 {
@@ -119,7 +141,7 @@ __kunwind_walk noinline unsigned int kunwind_save(unsigned long *store, unsigned
 
 	if (!size)
 		return 0;
-	walk_frames(&w, start_walk(&w, NULL, NULL), save_frame, &a);
+	save_walk(&w, start_walk(&w, NULL, NULL), &a);
 	return a.len;
 }
 EXPORT_SYMBOL_GPL(kunwind_save);
@@ -134,7 +156,7 @@ __kunwind_walk unsigned int kunwind_save_regs(struct pt_regs *regs,
 
 	if (!size)
 		return 0;
-	walk_frames(&w, kunwind_walk_start_regs(&w, regs), save_frame, &a);
+	save_walk(&w, kunwind_walk_start_regs(&w, regs), &a);
 	return a.len;
 }
 EXPORT_SYMBOL_GPL(kunwind_save_regs);
@@ -149,7 +171,7 @@ __kunwind_walk noinline unsigned int kunwind_save_tsk(struct task_struct *task,
 
 	if (!size)
 		return 0;
-	walk_frames(&w, start_walk(&w, task, NULL), save_frame, &a);
+	save_walk(&w, start_walk(&w, task, NULL), &a);
 	return a.len;
 }
 EXPORT_SYMBOL_GPL(kunwind_save_tsk);

@@ -333,6 +333,22 @@ bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task);
 bool kunwind_walk_next(struct kunwind_walk *w);
 
 /**
+ * kunwind_walk_trace() - Store the ips of a walk's frames.
+ * @w:   a started walk
+ * @pc:  where the ips go, the current frame's first
+ * @max: room in @pc
+ *
+ * The frames a loop of kunwind_walk_next() gives, its ORC fallback
+ * included; ordinary frames in runs (kunwind_trace_calls()), without
+ * their KUNWIND_FRAME_* flags.  It stops at the last frame stored.
+ *
+ * Context: Between kunwind_walk_start*() and kunwind_walk_end().
+ * Return: the number of ips stored.
+ */
+unsigned int kunwind_walk_trace(struct kunwind_walk *w, unsigned long *pc,
+				unsigned int max);
+
+/**
  * kunwind_walk_end() - End a walk.
  * @w: a walk that kunwind_walk_start*() started, or refused
  *

@@ -678,6 +678,50 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 }
 EXPORT_SYMBOL_GPL(kunwind_walk_next);
 
+/*
+ * Store the ips of up to max frames of w, the current frame's first, as
+ * a loop of kunwind_walk_next() would, and stop after the last stored
+ * (w is then at it, or ended).  Runs of ordinary frames go through
+ * kunwind_trace_calls(), everything else through kunwind_walk_next(),
+ * with its ORC fallback.  For callers that want nothing but the ips.
+ */
+__kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
+					       unsigned long *pc,
+					       unsigned int max)
+{
+	struct kunwind_state *s = &w->s;
+	unsigned int n = 0, depth, recovered;
+
+	while (n < max && !s->stop) {
+		if (max - n > 1) {
+			depth = s->depth;
+			recovered = w->nr_recovered;
+			n += kunwind_trace_calls(s, pc + n, max - n - 1);
+			w->nr_table += s->depth - depth;
+			w->nr_frames += s->depth - depth;
+			if (s->stop) {
+				/*
+				 * A step through a tracer's trampoline failed
+				 * after its frame was stored: the fallback, as
+				 * kunwind_walk_next() takes a failed step.
+				 */
+				w->nr_recovered = recovered;
+				if (!kunwind_walk_next(w))
+					break;
+				continue;
+			}
+			if (w->nr_recovered != recovered)
+				kunwind_count(KUNWIND_CNT_RECOVERED,
+					      w->nr_recovered - recovered);
+		}
+		pc[n++] = s->ip;
+		if (n == max || !kunwind_walk_next(w))
+			break;
+	}
+	return n;
+}
+EXPORT_SYMBOL_GPL(kunwind_walk_trace);
+
 /* The walk's counts go to the per-CPU counters once, at its end. */
 __kunwind_walk void kunwind_walk_end(struct kunwind_walk *w)
 {
