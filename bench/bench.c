@@ -292,7 +292,7 @@ static int lookup_walk(void *ctx, unsigned long *pc, int max)
 	int i;
 
 	for (i = 0; i < b->nr_lk; i++)
-		acc += (unsigned long)kunwind_find(b->lk_table[i], b->lk_addr[i]);
+		acc += (unsigned long)kunwind_table_rule(b->lk_table[i], b->lk_addr[i]);
 	lookup_sink = acc;
 	return b->nr_lk;
 }
@@ -319,7 +319,7 @@ static void lines_add(struct line_set *ls, const void *p, unsigned long len)
 
 /*
  * The distinct cache lines of the bucket and row arrays that a lookup of
- * addr reads, following __kunwind_find() in unwind/lookup.c: bucket[b] and
+ * addr reads, following kunwind_seg_row() in unwind/lookup.c: bucket[b] and
  * bucket[b + 1], then rows.  With whole_range, all the rows starting in
  * bucket b count (the format's promise: "the few rows of one bucket, one
  * cache line"); without, only the rows the binary search probes.  Both
@@ -331,7 +331,7 @@ static void lines_add(struct line_set *ls, const void *p, unsigned long len)
 static int lookup_lines(const struct kunwind_hdr *t, unsigned long addr,
 			bool whole_range)
 {
-	const struct kunwind_seg *seg = kunwind_find_seg(t, addr);
+	const struct kunwind_seg *seg = kunwind_seg_at(t, addr);
 	const u8 *base = (const u8 *)t, *rows;
 	const u32 *super;
 	const u16 *bucket;
@@ -362,9 +362,9 @@ static int lookup_lines(const struct kunwind_hdr *t, unsigned long addr,
 		else
 			hi = mid;
 	}
-	row = __kunwind_find(t, seg, off);
+	row = kunwind_seg_row(t, seg, off);
 	if (row != lo - 1)
-		fprintf(stderr, "kunwind-bench: lookup model disagrees with __kunwind_find at %#lx: row %u vs %u\n",
+		fprintf(stderr, "kunwind-bench: lookup model disagrees with kunwind_seg_row at %#lx: row %u vs %u\n",
 			addr, lo - 1, row);
 	lines_add(&ls, rows + row * stride + 1, stride - 1);
 	return ls.n;
@@ -688,7 +688,7 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 
 	lookup_set(b, k->pc, k->n);
 	lk = time_it(lookup_walk, b);
-	printf("lookup  kunwind_find %.2f ns/lookup over the %d lookups of the walk (rounds %.2f..%.2f)\n",
+	printf("lookup  kunwind_table_rule %.2f ns/lookup over the %d lookups of the walk (rounds %.2f..%.2f)\n",
 	       lk.med / b->nr_lk, b->nr_lk, lk.min / b->nr_lk,
 	       lk.max / b->nr_lk);
 	for (i = 0; i < b->nr_lk; i++) {
@@ -792,7 +792,7 @@ static int random_walk(void *ctx, unsigned long *pc, int max)
 	int i;
 
 	for (i = 0; i < r->n; i++)
-		acc += (unsigned long)kunwind_find(r->t, r->addr[i]);
+		acc += (unsigned long)kunwind_table_rule(r->t, r->addr[i]);
 	lookup_sink = acc;
 	return r->n;
 }
@@ -837,7 +837,7 @@ static int lookup_main(const char *path)
 	       path, len, ts.rows, ts.rules, r.t->nr_segs, text);
 	report_lines("uniform", &range, &read);
 	tm = time_it(random_walk, &r);
-	printf("lookup  kunwind_find %6.2f ns/lookup, %d random addresses (rounds %.2f..%.2f)\n",
+	printf("lookup  kunwind_table_rule %6.2f ns/lookup, %d random addresses (rounds %.2f..%.2f)\n",
 	       tm.med / r.n, r.n, tm.min / r.n, tm.max / r.n);
 	printf("result: biglookup ns=%.3f le2_lines=%.1f le2_lines_probed=%.1f bytes=%zu\n",
 	       tm.med / r.n, hist_le2(&range), hist_le2(&read), len);

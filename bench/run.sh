@@ -202,7 +202,7 @@ echo "  ns/frame without frame pointers: kunwind $kp, with its lookup cache warm
 echo "    unw_backtrace() $luf, libunwind unw_step $lu (per-thread cache: $lupt), libdw $dw"
 echo "  ns/frame with frame pointers: rbp chain $fp, kunwind $kpfp, with its cache $kfp"
 echo "  instructions/frame: ${ipf[*]}"
-echo "  kunwind_find ${lk:-?} ns/lookup on the walk; ${le2:-?} % of its lookups touch <= 2 bucket/row cache lines"
+echo "  kunwind_table_rule ${lk:-?} ns/lookup on the walk; ${le2:-?} % of its lookups touch <= 2 bucket/row cache lines"
 [ -n "${big_lk-}" ] &&
 	echo "  vmlinux table: ${big_lk} ns per random lookup; ${big_le2} % touch <= 2 lines"
 echo "  the plain walk (no lookup cache): libunwind-fast/kunwind $p_luf, libunwind/kunwind $p_lu, libdw/kunwind $p_dw, kunwind/fp $p_fp"

@@ -39,7 +39,7 @@ static int row_cmp(const void *a, const void *b)
 static void check_rule(const struct kunwind_hdr *t, uint64_t addr,
 		       const struct kunwind_rule *want, const char *what)
 {
-	const struct kunwind_rule *got = kunwind_find(t, addr);
+	const struct kunwind_rule *got = kunwind_table_rule(t, addr);
 
 	if (!got)
 		fuzz_fail("%s: no rule at %#llx", what,

@@ -106,7 +106,7 @@ static inline void fuzz_check_seg(const struct kunwind_hdr *t,
 		probe[1] = it.start + (it.end - it.start) / 2;
 		probe[2] = it.end - 1;
 		for (i = 0; i < 3; i++) {
-			uint32_t got = __kunwind_find(t, seg, probe[i]);
+			uint32_t got = kunwind_seg_row(t, seg, probe[i]);
 
 			if (got != row)
 				fuzz_fail("offset %#x of [%#x, %#x): lookup "
@@ -115,16 +115,16 @@ static inline void fuzz_check_seg(const struct kunwind_hdr *t,
 		}
 		if (seg->size <= full_limit) {
 			for (i = it.start; i < it.end; i++)
-				if (__kunwind_find(t, seg, i) != row)
+				if (kunwind_seg_row(t, seg, i) != row)
 					fuzz_fail("offset %#x: lookup row %u, "
 						  "iterator row %u", i,
-						  __kunwind_find(t, seg, i),
+						  kunwind_seg_row(t, seg, i),
 						  row);
 		}
 		/* The policy lookup: the first segment holding addr wins. */
-		if (kunwind_find_seg(t, seg->base + it.start) == seg &&
-		    kunwind_find(t, seg->base + it.start) != &rules[it.rule])
-			fuzz_fail("kunwind_find(%#llx) is not rule %u",
+		if (kunwind_seg_at(t, seg->base + it.start) == seg &&
+		    kunwind_table_rule(t, seg->base + it.start) != &rules[it.rule])
+			fuzz_fail("kunwind_table_rule(%#llx) is not rule %u",
 				  (unsigned long long)(seg->base + it.start),
 				  it.rule);
 	}
@@ -144,8 +144,8 @@ static inline void fuzz_check_seg(const struct kunwind_hdr *t,
 static inline void fuzz_check_addr(const struct kunwind_hdr *t,
 				   unsigned long addr)
 {
-	const struct kunwind_rule *r = kunwind_find(t, addr);
-	const struct kunwind_seg *seg = kunwind_find_seg(t, addr), *biased;
+	const struct kunwind_rule *r = kunwind_table_rule(t, addr);
+	const struct kunwind_seg *seg = kunwind_seg_at(t, addr), *biased;
 	unsigned long start = 0;
 
 	if (!seg != !r)

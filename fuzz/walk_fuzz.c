@@ -209,9 +209,9 @@ static const struct kunwind_seg *op_find_seg(void *ctx, unsigned long ip,
 static const struct kunwind_rule *live_rule(const struct walk_ctx *c,
 					    unsigned long addr)
 {
-	if (c->dead && kunwind_find_seg(c->t, addr - c->bias) == c->dead)
+	if (c->dead && kunwind_seg_at(c->t, addr - c->bias) == c->dead)
 		return NULL;
-	return kunwind_find(c->t, addr - c->bias);
+	return kunwind_table_rule(c->t, addr - c->bias);
 }
 
 /*

@@ -287,8 +287,8 @@ static void hostile_walk_code_cannot_be_kprobed(struct kunit *test)
 		{ "kunwind_save", kunwind_save },
 		{ "kunwind_walk_next", kunwind_walk_next },
 		{ "kunwind_next", kunwind_next },
-		{ "__kunwind_find", __kunwind_find },
-		{ "kunwind_registry_find", kunwind_registry_find },
+		{ "kunwind_seg_row", kunwind_seg_row },
+		{ "kunwind_registry_seg", kunwind_registry_seg },
 		{ "kunwind_count", kunwind_count },
 		{ "kunwind_text_address", kunwind_text_address },
 	};

@@ -13,7 +13,8 @@
  * load moves much less than the totals (measured: totals gave 0.67 to
  * 1.06 over five runs).  It prints
  *
- *   kunwind-bench: depth D frames F kunwind N ns/frame orc M ns/frame (traces equal)
+ *   kunwind-bench: depth D frames F kunwind N ns/frame orc M ns/frame
+ *                  (traces equal)
  *   kunwind-bench: ratio kunwind/orc=<x> frames=<total> ...
  *
  * but first checks at each depth that both save the same trace; where
@@ -300,7 +301,7 @@ static bool table_copies(struct table_bench *tb)
 	unsigned int c, i, idx;
 
 	rcu_read_lock();
-	seg = kunwind_registry_find((unsigned long)bench_here, &own, &start);
+	seg = kunwind_registry_seg((unsigned long)bench_here, &own, &start);
 	rcu_read_unlock();
 	if (!seg)
 		return false;
@@ -332,7 +333,7 @@ static bool table_copies(struct table_bench *tb)
 
 		s = NULL;
 		rcu_read_lock();
-		if (kunwind_registry_find(ip, &own, &start) == seg)
+		if (kunwind_registry_seg(ip, &own, &start) == seg)
 			s = seg;
 		rcu_read_unlock();
 		if (!s)

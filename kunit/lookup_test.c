@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Suite kunwind_lookup: kunwind_table_check() and kunwind_find() of the
+ * Suite kunwind_lookup: kunwind_table_check() and kunwind_table_rule() of the
  * kernel build on the scenarios of unwind/test/lookup_cases.h, which the
  * host's tests/unit.c runs too, with tables built by table.c: every byte
  * of a segment finds the row it was built from, gaps and addresses

@@ -102,7 +102,7 @@ noinline void kunwind_test_section_probe(int sec)
 	p->call_ip = (unsigned long)__builtin_return_address(0);
 	p->rule_found = kunwind_find_rule(p->call_ip - 1, &p->rule);
 	rcu_read_lock();
-	seg = kunwind_registry_find(p->call_ip - 1, &t, &start);
+	seg = kunwind_registry_seg(p->call_ip - 1, &t, &start);
 	if (seg) {
 		strscpy(p->seg_name, kunwind_seg_name(t, seg), sizeof(p->seg_name));
 		p->seg_off = p->call_ip - start;

@@ -185,7 +185,7 @@ static void registry_helper_exit_text_walked_then_table_gone(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kunwind_find_rule(text, &r));
 	KUNIT_EXPECT_FALSE(test, kunwind_find_rule(unlikely_ip, &r));
 	rcu_read_lock();
-	KUNIT_EXPECT_NULL(test, kunwind_registry_find(text, &t, &start));
+	KUNIT_EXPECT_NULL(test, kunwind_registry_seg(text, &t, &start));
 	rcu_read_unlock();
 }
 
@@ -393,7 +393,7 @@ static void registry_module_loaded_before_kunwind_walked_by_its_table(struct kun
 	 * registered table (the symbol table would too, with KALLSYMS_ALL).
 	 */
 	rcu_read_lock();
-	table = kunwind_registry_find(chain, &hdr, &start) ? hdr : NULL;
+	table = kunwind_registry_seg(chain, &hdr, &start) ? hdr : NULL;
 	rcu_read_unlock();
 	KUNIT_EXPECT_NOT_NULL(test, table);
 	KUNIT_EXPECT_EQ_MSG(test, kunwind_mod_section(mod, ".kunwind"),
@@ -516,7 +516,7 @@ static void expect_found(struct kunit *test, unsigned long ip,
 	unsigned long start = 0;
 
 	rcu_read_lock();
-	seg = kunwind_registry_find(ip, &t, &start);
+	seg = kunwind_registry_seg(ip, &t, &start);
 	rcu_read_unlock();
 	KUNIT_EXPECT_TRUE_MSG(test, seg && t == want_t && start == want_start,
 			      "%lx: %s, start %lx (expected %lx)", ip,
@@ -534,7 +534,7 @@ static void expect_not_found(struct kunit *test, unsigned long ip)
 	bool found;
 
 	rcu_read_lock();
-	found = kunwind_registry_find(ip, &t, &start);
+	found = kunwind_registry_seg(ip, &t, &start);
 	rcu_read_unlock();
 	KUNIT_EXPECT_FALSE_MSG(test, found, "%lx found", ip);
 }
@@ -590,8 +590,8 @@ static void registry_module_table_outside_read_only_memory_refused(struct kunit 
 	unsigned long start;
 
 	rcu_read_lock();
-	kunwind_registry_find((unsigned long)kt_both_here, &own, &start);
-	kunwind_registry_find((unsigned long)kt_early_chain, &early, &start);
+	kunwind_registry_seg((unsigned long)kt_both_here, &own, &start);
+	kunwind_registry_seg((unsigned long)kt_early_chain, &early, &start);
 	rcu_read_unlock();
 	KUNIT_ASSERT_NOT_NULL(test, own);
 	/* This module's own table: whole, in its read-only data. */

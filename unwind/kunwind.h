@@ -58,7 +58,7 @@ const char *kunwind_bad_str(enum kunwind_bad why);
  */
 
 /**
- * kunwind_find_seg() - the segment of a table holding an address
+ * kunwind_seg_at() - the segment of a table holding an address
  * @t: a checked table
  * @addr: an address in the table's own terms: relocated where the loader
  *        relocated the segment bases (modules), else link-time (subtract
@@ -69,11 +69,11 @@ const char *kunwind_bad_str(enum kunwind_bad why);
  * Context: Any, NMI included.
  * Return: the segment whose [base, base + size) holds @addr, or NULL.
  */
-const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
+const struct kunwind_seg *kunwind_seg_at(const struct kunwind_hdr *t,
 					   unsigned long addr);
 
 /**
- * __kunwind_find() - the pure search: the row describing an offset
+ * kunwind_seg_row() - the pure search: the row describing an offset
  * @t: a checked table
  * @seg: one of @t's segments
  * @off: offset from @seg's base, below its size (not checked)
@@ -85,19 +85,19 @@ const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
  * Return: the index of the row in @seg's rows; always a valid row, since
  * row 0 starts at offset 0 (checked).
  */
-u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
+u32 kunwind_seg_row(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
 		   u32 off);
 
 /**
- * kunwind_find() - the rule of an address: segment, then row
+ * kunwind_table_rule() - the rule of an address: segment, then row
  * @t: a checked table
- * @addr: as for kunwind_find_seg()
+ * @addr: as for kunwind_seg_at()
  *
  * Context: Any, NMI included.
  * Return: the rule, in @t's rule dictionary; KUNWIND_TYPE_NONE in a gap
  * between functions; NULL if no segment holds @addr.
  */
-const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
+const struct kunwind_rule *kunwind_table_rule(const struct kunwind_hdr *t,
 					unsigned long addr);
 
 /**
@@ -150,7 +150,7 @@ static __kunwind_walk inline const struct kunwind_seg *
 kunwind_table_seg(const struct kunwind_hdr *t, unsigned long bias,
 		  unsigned long addr, unsigned long *start)
 {
-	const struct kunwind_seg *seg = kunwind_find_seg(t, addr - bias);
+	const struct kunwind_seg *seg = kunwind_seg_at(t, addr - bias);
 
 	if (seg)
 		*start = seg->base + bias;
@@ -163,11 +163,11 @@ kunwind_table_seg(const struct kunwind_hdr *t, unsigned long bias,
  * @seg: one of @t's segments
  * @off: offset from @seg's base, below its size (not checked)
  *
- * kunwind_find() without the segment scan, for a walker that keeps the
+ * kunwind_table_rule() without the segment scan, for a walker that keeps the
  * segment of its last lookup.
  *
  * Context: Any, NMI included.
- * Return: the rule of the row __kunwind_find() gives; never NULL.
+ * Return: the rule of the row kunwind_seg_row() gives; never NULL.
  */
 const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
 					    const struct kunwind_seg *seg,
@@ -283,7 +283,7 @@ extern const struct kunwind_ops kunwind_kernel_ops;
  * @start: set to the segment's run-time start
  *
  * Return: the segment of a registered table holding @ip (the registry's
- * lookup, kunwind_registry_find()), or NULL.
+ * lookup, kunwind_registry_seg()), or NULL.
  */
 const struct kunwind_seg *kunwind_kernel_find_seg(void *ctx, unsigned long ip,
 						  const struct kunwind_hdr **table,

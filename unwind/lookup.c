@@ -177,7 +177,7 @@ enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
  * .ko starts at 0); after relocation they do not, and there are few of
  * them (one per text section), so a scan is cheapest.
  */
-__kunwind_walk const struct kunwind_seg *kunwind_find_seg(const struct kunwind_hdr *t,
+__kunwind_walk const struct kunwind_seg *kunwind_seg_at(const struct kunwind_hdr *t,
 					   unsigned long addr)
 {
 	const struct kunwind_seg *seg = kunwind_segs(t);
@@ -195,7 +195,7 @@ __kunwind_walk const struct kunwind_seg *kunwind_find_seg(const struct kunwind_h
  * before off, or, if none does, the row before the bucket's first.  Row 0
  * starts at 0 (checked), so the result is always a valid row.
  */
-__kunwind_walk u32 __kunwind_find(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
+__kunwind_walk u32 kunwind_seg_row(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
 		   u32 off)
 {
 	const u8 *base = (const u8 *)t;
@@ -223,16 +223,16 @@ __kunwind_walk const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_
 					    const struct kunwind_seg *seg,
 					    u32 off)
 {
-	u32 row = __kunwind_find(t, seg, off);
+	u32 row = kunwind_seg_row(t, seg, off);
 
 	return &kunwind_rules(t)[row_rule(t, (const u8 *)t + seg->rows +
 					 row * row_stride(t))];
 }
 
-__kunwind_walk const struct kunwind_rule *kunwind_find(const struct kunwind_hdr *t,
+__kunwind_walk const struct kunwind_rule *kunwind_table_rule(const struct kunwind_hdr *t,
 					unsigned long addr)
 {
-	const struct kunwind_seg *seg = kunwind_find_seg(t, addr);
+	const struct kunwind_seg *seg = kunwind_seg_at(t, addr);
 
 	return seg ? kunwind_seg_rule(t, seg, addr - seg->base) : NULL;
 }

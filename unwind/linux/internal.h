@@ -4,7 +4,7 @@
  * counters.  Shared by unwind/linux/ and by the KUnit suites in kunit/,
  * for which every function here is exported GPL.  Kept small and stable.
  *
- * Concurrency: lookups (kunwind_registry_find(), kunwind_find_rule(), every
+ * Concurrency: lookups (kunwind_registry_seg(), kunwind_find_rule(), every
  * walk) take no lock and may run in any context, NMI included; they pair
  * with the registry's rcu_assign_pointer() of its lookup structure and the
  * synchronize_rcu()/kvfree_rcu() before the old one or a table goes away.
@@ -147,7 +147,7 @@ int kunwind_registration_seg_state(struct kunwind_registration *entry,
 				   unsigned long addr);
 
 /**
- * kunwind_registry_find() - The live segment holding an address.
+ * kunwind_registry_seg() - The live segment holding an address.
  * @ip:    a run-time address
  * @table: set to the segment's table
  * @start: set to the segment's run-time start
@@ -160,7 +160,7 @@ int kunwind_registration_seg_state(struct kunwind_registration *entry,
  * caller uses the table.
  * Return: the segment, or NULL if no live segment holds @ip.
  */
-const struct kunwind_seg *kunwind_registry_find(unsigned long ip,
+const struct kunwind_seg *kunwind_registry_seg(unsigned long ip,
 						const struct kunwind_hdr **table,
 						unsigned long *start);
 

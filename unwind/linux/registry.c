@@ -190,7 +190,7 @@ live_block(const struct kunwind_live *l, unsigned long key)
  * lockdep's check would be a call out of the walk's untraceable code.
  */
 __kunwind_walk const struct kunwind_seg *
-kunwind_registry_find(unsigned long ip, const struct kunwind_hdr **table,
+kunwind_registry_seg(unsigned long ip, const struct kunwind_hdr **table,
 		      unsigned long *start)
 {
 	const struct kunwind_live *l = rcu_dereference_raw(kunwind_live);
@@ -207,7 +207,7 @@ kunwind_registry_find(unsigned long ip, const struct kunwind_hdr **table,
 	*start = s->start;
 	return s->seg;
 }
-EXPORT_SYMBOL_GPL(kunwind_registry_find);
+EXPORT_SYMBOL_GPL(kunwind_registry_seg);
 
 /*
  * The registry's generation: it changes after every change of what
@@ -230,7 +230,7 @@ bool kunwind_find_rule(unsigned long ip, struct kunwind_rule *rule)
 	unsigned long start;
 
 	rcu_read_lock();
-	seg = kunwind_registry_find(ip, &t, &start);
+	seg = kunwind_registry_seg(ip, &t, &start);
 	if (seg)
 		*rule = *kunwind_seg_rule(t, seg, ip - start);
 	rcu_read_unlock();
@@ -414,7 +414,7 @@ static int cmp_entry_seg(const void *a, const void *b)
 /*
  * Place every segment and sort them by start; an error if none is looked
  * up, or if a looked-up one shares a byte with any other (an address
- * must name one segment: the lookup's sorted array, and kunwind_find()
+ * must name one segment: the lookup's sorted array, and kunwind_table_rule()
  * in host tools and tests, take the one holding it).  Sorted,
  * two intervals overlap iff the later starts before the earlier ends:
  * one pass, keeping the furthest end of all segments so far and of the

@@ -195,7 +195,7 @@ __kunwind_walk const struct kunwind_seg *
 kunwind_kernel_find_seg(void *ctx, unsigned long ip,
 			const struct kunwind_hdr **table, unsigned long *start)
 {
-	return kunwind_registry_find(ip, table, start);
+	return kunwind_registry_seg(ip, table, start);
 }
 
 /*

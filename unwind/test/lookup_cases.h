@@ -103,13 +103,13 @@ static void kt_lookup_every_byte_finds_its_row(KT_TEST *test,
 
 	for (i = 0; i < nr; i++) {
 		for (a = rows[i].start; a < rows[i].end; a++, n++) {
-			r = kunwind_find(t, seg.base + a);
+			r = kunwind_table_rule(t, seg.base + a);
 			if ((!r || !kt_rule_eq(r, &rows[i].rule)) && !bad++)
 				bad_at = seg.base + a;
 		}
 		/* The first byte of a gap has no information. */
 		if (i + 1 < nr && rows[i + 1].start > rows[i].end) {
-			r = kunwind_find(t, seg.base + rows[i].end);
+			r = kunwind_table_rule(t, seg.base + rows[i].end);
 			if ((!r || r->type != KUNWIND_TYPE_NONE) && !bad++)
 				bad_at = seg.base + rows[i].end;
 		}
@@ -117,8 +117,8 @@ static void kt_lookup_every_byte_finds_its_row(KT_TEST *test,
 	KT_EXPECT(test, !bad, "%u of %u bytes found the wrong rule, first at %#lx",
 		  bad, n, bad_at);
 	KT_EXPECT(test, n > 190000, "only %u bytes looked up", n);
-	KT_EXPECT(test, !kunwind_find(t, seg.base - 1) &&
-		  !kunwind_find(t, seg.base + seg.size + 0x100000),
+	KT_EXPECT(test, !kunwind_table_rule(t, seg.base - 1) &&
+		  !kunwind_table_rule(t, seg.base + seg.size + 0x100000),
 		  "an address outside the segment found a rule");
 }
 
@@ -137,13 +137,13 @@ static void kt_lookup_outside_every_segment_finds_nothing(KT_TEST *test)
 	if (!KT_EXPECT(test, t && !kunwind_table_check(t, len),
 		       "no valid table"))
 		return;
-	KT_EXPECT(test, !kunwind_find(t, seg.base - 1), "found before the segment");
-	KT_EXPECT(test, !kunwind_find(t, seg.base + seg.size), "found after it");
-	KT_EXPECT(test, !kunwind_find(t, 0), "found at address 0");
-	KT_EXPECT(test, kunwind_find(t, seg.base), "nothing at its first byte");
-	KT_EXPECT(test, kunwind_find(t, seg.base + seg.size - 1),
+	KT_EXPECT(test, !kunwind_table_rule(t, seg.base - 1), "found before the segment");
+	KT_EXPECT(test, !kunwind_table_rule(t, seg.base + seg.size), "found after it");
+	KT_EXPECT(test, !kunwind_table_rule(t, 0), "found at address 0");
+	KT_EXPECT(test, kunwind_table_rule(t, seg.base), "nothing at its first byte");
+	KT_EXPECT(test, kunwind_table_rule(t, seg.base + seg.size - 1),
 		  "nothing at its last byte");
-	r = kunwind_find(t, seg.base + 0x20);
+	r = kunwind_table_rule(t, seg.base + 0x20);
 	if (KT_EXPECT(test, r, "nothing at +0x20"))
 		KT_EXPECT_EQ(test, r->cfa_off, 16);
 }
@@ -182,8 +182,8 @@ static void kt_lookup_relocated_segments_answer_for_their_own_text(KT_TEST *test
 		return;
 	for (i = 0; i < 3; i++) {
 		a = segs[i].base + 0x17;
-		seg = kunwind_find_seg(t, a);
-		r = kunwind_find(t, a);
+		seg = kunwind_seg_at(t, a);
+		r = kunwind_table_rule(t, a);
 		if (!KT_EXPECT(test, seg && r, "no segment or rule for %s + 0x17",
 			       segs[i].name))
 			continue;
@@ -421,7 +421,7 @@ static bool kt_lookups_safe(KT_TEST *test, bool report,
 						  (int)row, s->nr_rows);
 				return false;
 			}
-			r = kunwind_find(copy, s->base + a);
+			r = kunwind_table_rule(copy, s->base + a);
 			if (!r || r < r0 || r >= r0 + copy->nr_rules) {
 				if (report)
 					KT_EXPECT(test, false, "bit %u of byte %lu flipped: accepted, but a lookup of %#lx left the dictionary",
