@@ -20,8 +20,10 @@
 # Also puts unwind/linux on the include path: <kunwind_asm.h> has the
 # KUNWIND_HINT_* macros for assembly.
 #
-# The module needs CONFIG_DEBUG_INFO's .debug_frame (or .cfi_* assembly);
-# without any CFI the table is empty and kunwind-gen says so.
+# The table comes from the module's CFI (.debug_frame with
+# CONFIG_DEBUG_INFO, .eh_frame, .cfi_* assembly), hints and ORC; a module
+# with no code or no rows gets no table, and kunwind-gen says so (the
+# module still builds).
 #
 # KUNWIND_GEN=<path> uses that generator; by default <kunwind>/build/
 # kunwind-gen, (re)built here with the host compiler (and libelf-dev)
