@@ -40,7 +40,8 @@ out=${KUNWIND_KUNIT_OUT:-$root/build/kunit}
 die() { echo "bench: error: $*" >&2; exit 1; }
 
 kdir=$("$root/scripts/test-kernel.sh" | tail -n1) || die "no test kernel"
-mods=$("$root/scripts/kunit-run.sh" --build | tail -n1)
+mods=$("$root/scripts/kunit-run.sh" --build | tail -n1) ||
+	die "scripts/kunit-run.sh --build failed"
 [ -f "$mods/kunwind.ko" ] && [ -f "$mods/kunit/kunwind_bench.ko" ] ||
 	die "modules not built (scripts/kunit-run.sh --build)"
 sample=
@@ -109,7 +110,7 @@ vl=$(size_of "$kdir/vmlinux" .orc_lookup)
 echo "bench: kernel vmlinux table $vt bytes vs ORC $vo bytes (.orc_unwind + .orc_unwind_ip; .orc_lookup $vl more): kunwind/orc=$(ratio2 "$vt" "$vo")"
 for ko in $sample "$mods/kunit/kunwind_test.ko" "$mods/kunit/kunwind_bench.ko" \
 	${KUNWIND_BENCH_KO:-}; do
-	[ -f "$ko" ] || continue
+	[ -f "$ko" ] || die "no module $ko (KUNWIND_BENCH_KO?)"
 	mt=$(size_of "$ko" .kunwind)
 	mo1=$(size_of "$ko" .orc_unwind)
 	mo2=$(size_of "$ko" .orc_unwind_ip)

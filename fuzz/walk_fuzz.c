@@ -228,6 +228,16 @@ static bool ctx_text_ok(const struct walk_ctx *c, unsigned long ip)
 	return live_rule(c, ip) != NULL;
 }
 
+/*
+ * Is ip code (kunwind.h, kunwind_code_at())?  Its lookup address (ip, or
+ * ip - 1 for a return address) in a live segment, or text_ok(ip).
+ */
+static bool ctx_code_at(const struct walk_ctx *c, unsigned long ip,
+			bool exact)
+{
+	return live_rule(c, exact ? ip : ip - 1) || ctx_text_ok(c, ip);
+}
+
 /* One tracer's trampoline, with one record: the slot it replaced. */
 static unsigned long ctx_ret_addr(const struct walk_ctx *c, unsigned long ip,
 				  unsigned long addr_p)
@@ -643,7 +653,7 @@ static void model_step(const struct walk_ctx *c, const struct kunwind_state *s,
 		m->stops = STOP(SP_DIRECTION);
 	else if (to->lo != s->stack_lo && c->seen[to - c->stk])
 		m->stops = STOP(SP_DIRECTION);
-	else if (!m->ip || !ctx_text_ok(c, m->ip))
+	else if (!m->ip || !ctx_code_at(c, m->ip, m->exact))
 		m->stops = STOP(BAD_RA);
 	else
 		m->stops = 0;	/* must succeed */
@@ -710,18 +720,19 @@ static void check_hooks(const struct walk_ctx *c, const struct kunwind_state *ol
 			  "expected one for %#lx", old->depth, c->nr_text_ok,
 			  c->text_ip, m->ip);
 	/*
-	 * Asked for a reported ip outside the segment the walk is in (the
-	 * one its lookups left in s), and only then; unless the walk's cache
-	 * holds a row (not a gap's) for the ip's lookup address, which says
-	 * the same (kunwind_code_at()).
+	 * Asked for a reported ip whose lookup address (ip, or ip - 1 for a
+	 * return address) is outside the segment the walk is in (the one its
+	 * lookups left in s), and only then; unless the walk's cache holds a
+	 * row (not a gap's) for that address, which says the same
+	 * (kunwind_code_at()).
 	 */
 	if ((c->hooks & HOOK_TEXT_OK) && ok &&
-	    s->ip - s->seg_lo >= s->seg_len && !cache_vouches(s) &&
-	    (!c->nr_text_ok || !ctx_text_ok(c, s->ip)))
+	    kunwind_frame_addr(s) - s->seg_lo >= s->seg_len &&
+	    !cache_vouches(s) && (!c->nr_text_ok || !ctx_text_ok(c, s->ip)))
 		fuzz_fail("step %u: frame ip %#lx reported, text_ok() %s",
 			  old->depth, s->ip,
 			  c->nr_text_ok ? "says it is not text" : "not asked");
-	if (ok && c->nr_text_ok && s->ip - s->seg_lo < s->seg_len)
+	if (ok && c->nr_text_ok && kunwind_frame_addr(s) - s->seg_lo < s->seg_len)
 		fuzz_fail("step %u: text_ok() asked for %#lx, in the walk's "
 			  "segment [%#lx, +%#lx)", old->depth, s->ip,
 			  s->seg_lo, s->seg_len);

@@ -432,8 +432,8 @@ static void print_traces(const char *other, const struct bench *b)
  * each saves at a depth (0: BENCH_FRAMES).  Nothing is timed at a depth
  * where the traces differ, and then there is no ratio: "TRACES DIFFER".
  */
-static void __init compare(const char *other, save_fn fn,
-			   unsigned int (*size)(int depth))
+static noinline void __init compare(const char *other, save_fn fn,
+				    unsigned int (*size)(int depth))
 {
 	static const int depths[] = { 4, 12, 28 };
 	u64 ns[2] = { 0, 0 }, frames[2] = { 0, 0 }, ratio, total;
@@ -488,11 +488,12 @@ out:
 
 /*
  * The module's frames at a depth: timed_batch, bench_here, depth + 1 of
- * bench_at_depth and the init function, whose caller is the kernel's.
+ * bench_at_depth, compare and the init function, whose caller is the
+ * kernel's (the rbp chain ends there).
  */
 static unsigned int __init module_frames(int depth)
 {
-	return depth + 4;
+	return depth + 5;
 }
 
 static int __init kunwind_bench_init(void)

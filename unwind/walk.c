@@ -253,20 +253,20 @@ static __kunwind_walk __always_inline bool cache_vouches(struct kunwind_cache *c
  * Is ip, exact or a return address, code?  A table's segments are text
  * (the loader, the kernel registry or the host's ELF reader placed them
  * on text), and most ips lie in one, which the next lookup wants anyway:
- * ops->text_ok() is asked only about the others.  With a cache, a row
- * there for ip's lookup address (ip, or ip - 1; not a gap's row) says
- * the same without a segment lookup: for a return address, that the
- * call ends in a segment (the return address may be one past its end,
- * after a no-return call).  A row put there by an earlier walk that
- * reached the address the same way: a miss fills nothing, so that a
- * cold cache and none say the same.
+ * ops->text_ok() is asked only about the others.  Decided at ip's lookup
+ * address (ip, or ip - 1): for a return address, that the call ends in a
+ * segment (the return address may be one past its end, after a no-return
+ * call).  With a cache, a row there (not a gap's) says the same without
+ * a segment lookup, so a cache, cold or warm, and none say the same.
  */
 static __kunwind_walk __always_inline bool code_at(struct kunwind_state *s,
 						   unsigned long ip, bool exact)
 {
-	if (s->cache && cache_vouches(s->cache, exact ? ip : ip - 1))
+	unsigned long addr = exact ? ip : ip - 1;
+
+	if (s->cache && cache_vouches(s->cache, addr))
 		return true;
-	return seg_at(s, ip) || !s->ops->text_ok ||
+	return seg_at(s, addr) || !s->ops->text_ok ||
 	       KUNWIND_OP(s, text_ok, s->ctx, ip);
 }
 
@@ -575,20 +575,19 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 		if (unlikely(ret != raw))
 			return n + tracer_step(s, ip, sp, bp, n, cfa, ret, caller_bp,
 					       pc + n);
+		if (!ret)
+			break;		/* never a frame: step_to() stops there */
 		/*
-		 * code_at(ret, false), then the caller's rule: a cached row
-		 * vouches for ret, else ret's segment does.
+		 * code_at(ret, false), then the caller's rule: the row of
+		 * ret - 1, cached or in its segment, vouches for ret.
 		 */
 		if (cache) {
 			i = cache_slot(ret - 1);
 			r = &cache->e[i].rule;
-			if (unlikely(cache->e[i].addr != ret - 1)) {
-				if (!seg_at(s, ret))
-					break;
+			if (unlikely(cache->e[i].addr != ret - 1))
 				r = cache_fill(s, ret - 1, i);
-			}
 		} else {
-			r = seg_at(s, ret) ? lookup(s, ret - 1) : NULL;
+			r = lookup(s, ret - 1);
 		}
 		if (!r || r->type == KUNWIND_TYPE_NONE)
 			break;

@@ -617,42 +617,21 @@ static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
 }
 #endif
 
-__kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
+/*
+ * The ORC fallback: where no row describes ip, where a row's step failed
+ * (CFI that is wrong at run time, e.g. after code patching), and over a
+ * tracer's trampoline kunwind_kernel_ret_addr() could not undo.  If ORC
+ * cannot step either, the walk keeps the table's stop reason.  recovered:
+ * w->nr_recovered before the failed step; a trampoline undone for a step
+ * that then failed is not counted here, ORC undoes it again for its own.
+ */
+static __kunwind_walk bool orc_fallback(struct kunwind_walk *w,
+					unsigned int recovered)
 {
 	struct kunwind_state *s = &w->s;
-	unsigned long sp = s->sp, lo = s->stack_lo, hi = s->stack_hi;
-	unsigned int nr_left = s->nr_left, recovered = w->nr_recovered;
-	bool switched = !s->stop && irq_stack_return(w), undone;
+	bool undone = w->nr_recovered != recovered;
 
-	w->tracer_lost = false;
-	if (kunwind_next(s)) {
-		w->frame_flags = s->exact_ip ? KUNWIND_FRAME_REGS : 0;
-		if (w->nr_recovered != recovered) {
-			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
-			kunwind_count(KUNWIND_CNT_RECOVERED, 1);
-		}
-		w->nr_table++;
-		w->nr_frames++;
-		return true;
-	}
-	/*
-	 * The ORC fallback: where no row describes ip, where a row's step
-	 * failed (CFI that is wrong at run time, e.g. after code patching),
-	 * and over a tracer's trampoline kunwind_kernel_ret_addr() could not undo.  If
-	 * ORC cannot step either, the walk keeps the table's stop reason.
-	 * A trampoline undone for a step that then failed is not counted
-	 * here; ORC undoes it again for its own step.
-	 */
-	undone = w->nr_recovered != recovered;
 	w->nr_recovered = recovered;
-	if (s->stop == KUNWIND_STOP_END || s->stop == KUNWIND_STOP_DEPTH)
-		return false;
-	if (switched) {		/* ORC reads the IRQ stack's top word itself */
-		s->sp = sp;
-		s->stack_lo = lo;
-		s->stack_hi = hi;
-		s->nr_left = nr_left;
-	}
 	switch (orc_step(w)) {
 	case ORC_STEPPED:
 		s->stop = KUNWIND_STOP_NONE;
@@ -676,6 +655,43 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 		return false;
 	}
 }
+
+/* Whether a step that stopped the walk may fall back to ORC. */
+static __kunwind_walk bool may_fall_back(const struct kunwind_state *s)
+{
+	return s->stop != KUNWIND_STOP_END && s->stop != KUNWIND_STOP_DEPTH;
+}
+
+__kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
+{
+	struct kunwind_state *s = &w->s;
+	unsigned long sp = s->sp, lo = s->stack_lo, hi = s->stack_hi;
+	unsigned int nr_left = s->nr_left, recovered = w->nr_recovered;
+	bool switched = !s->stop && irq_stack_return(w);
+
+	w->tracer_lost = false;
+	if (kunwind_next(s)) {
+		w->frame_flags = s->exact_ip ? KUNWIND_FRAME_REGS : 0;
+		if (w->nr_recovered != recovered) {
+			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
+			kunwind_count(KUNWIND_CNT_RECOVERED, 1);
+		}
+		w->nr_table++;
+		w->nr_frames++;
+		return true;
+	}
+	if (!may_fall_back(s)) {
+		w->nr_recovered = recovered;
+		return false;
+	}
+	if (switched) {		/* ORC reads the IRQ stack's top word itself */
+		s->sp = sp;
+		s->stack_lo = lo;
+		s->stack_hi = hi;
+		s->nr_left = nr_left;
+	}
+	return orc_fallback(w, recovered);
+}
 EXPORT_SYMBOL_GPL(kunwind_walk_next);
 
 /*
@@ -692,10 +708,11 @@ __kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
 	struct kunwind_state *s = &w->s;
 	unsigned int n = 0, depth, recovered;
 
-	while (n < max && !s->stop) {
-		if (max - n > 1) {
+	while (n < max) {
+		if (!s->stop && max - n > 1) {
 			depth = s->depth;
 			recovered = w->nr_recovered;
+			w->tracer_lost = false;
 			n += kunwind_trace_calls(s, pc + n, max - n - 1);
 			w->nr_table += s->depth - depth;
 			w->nr_frames += s->depth - depth;
@@ -705,8 +722,11 @@ __kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
 				 * after its frame was stored: the fallback, as
 				 * kunwind_walk_next() takes a failed step.
 				 */
-				w->nr_recovered = recovered;
-				if (!kunwind_walk_next(w))
+				if (!may_fall_back(s)) {
+					w->nr_recovered = recovered;
+					break;
+				}
+				if (!orc_fallback(w, recovered))
 					break;
 				continue;
 			}
@@ -714,6 +734,7 @@ __kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
 				kunwind_count(KUNWIND_CNT_RECOVERED,
 					      w->nr_recovered - recovered);
 		}
+		/* the current frame, also one a walk started stopped at */
 		pc[n++] = s->ip;
 		if (n == max || !kunwind_walk_next(w))
 			break;

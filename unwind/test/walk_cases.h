@@ -67,6 +67,7 @@ struct kt_fake {
 	unsigned long text_lo, text_hi;		/* text_ok(): [lo, hi), if hi */
 	unsigned long tramp, tramp_p, tramp_ip;	/* ret_addr(): one trampoline */
 	struct kunwind_cache *cache;		/* given to every walk, if set */
+	bool trace;				/* walk with kunwind_trace() */
 	struct kt_walked w;			/* the last walk */
 };
 
@@ -181,6 +182,13 @@ static void kt_walk(struct kt_fake *f, unsigned long ip, unsigned long sp,
 	kunwind_start(&w->s, &kt_fake_ops, f, ip, sp, bp, KT_DEPTH, flags);
 	w->s.cache = f->cache;
 	w->n = 0;
+	if (f->trace) {
+		/* the ips only; a walk refused at its start still has ip */
+		w->n = kunwind_trace(&w->s, w->ip, KT_ARRAY_SIZE(w->ip));
+		if (!w->n)
+			w->ip[w->n++] = w->s.ip;
+		return;
+	}
 	do {
 		w->ip[w->n] = w->s.ip;
 		w->sp[w->n] = w->s.sp;
@@ -295,6 +303,33 @@ static void kt_s_lost_trampoline(struct kt_fake *f, unsigned long arg)
 	kt_walk(f, 0x1010, KT_STACK, 0, arg ? KUNWIND_FP_FALLBACK : 0);
 }
 
+/*
+ * A return address one past the segment's end (a no-return call ended
+ * it): ip - 1 is in the segment, so it is code whatever text_ok() says of
+ * the address itself, with a cache or without.  The frame at 0x1dff is
+ * the last of the PLT rows; its caller returns into end.
+ */
+static void kt_s_past_the_end(struct kt_fake *f, unsigned long arg)
+{
+	f->text_hi = 0x1e00;
+	kt_put(f, KT_STACK + 0x08, 0x1e00);
+	kt_put(f, KT_STACK + 0x10, 0x1310);
+	kt_walk(f, 0x1dff, KT_STACK, 0, 0);
+}
+
+/*
+ * A return address of 0 is never a frame, even where a segment covers
+ * its ip - 1, ~0 (the table loaded at the top of the address space).
+ */
+static void kt_s_zero_under_a_segment(struct kt_fake *f, unsigned long arg)
+{
+	f->bias = ~0ul - 0x1050;
+	f->text_hi = 0;
+	kt_put(f, KT_STACK + 0x00, 0);
+	kt_put(f, KT_STACK + 0x08, 0x1310 + f->bias);
+	kt_walk(f, ~0ul, KT_STACK, 0, 0);
+}
+
 struct kt_stop_case {
 	const char *name;
 	enum kunwind_stop want;
@@ -334,6 +369,10 @@ static const struct kt_stop_case kt_stop_cases[] = {
 	  kt_s_lost_trampoline, 0 },
 	{ "bad_return_address_0_even_without_text_check", KUNWIND_STOP_BAD_RA, 1,
 	  kt_s_lost_trampoline, 1 },
+	{ "end_after_returning_past_the_segment_end", KUNWIND_STOP_END, 3,
+	  kt_s_past_the_end, 0 },
+	{ "bad_return_address_0_under_a_segment", KUNWIND_STOP_BAD_RA, 1,
+	  kt_s_zero_under_a_segment, 0 },
 };
 
 static void kt_walk_reaches_stop_reason(KT_TEST *test,
@@ -646,6 +685,52 @@ static void kt_walk_cache_gives_the_same_frames(KT_TEST *test)
 }
 
 /*
+ * Every stop case walks the same frames with kunwind_next() alone, with
+ * kunwind_trace(), and both again through a cold and a warm cache.
+ */
+static void kt_walk_trace_and_cache_give_the_same_frames(KT_TEST *test)
+{
+	struct kt_walked *plain = KT_ZALLOC(test, sizeof(*plain));
+	struct kunwind_cache *cache = KT_ZALLOC(test, sizeof(*cache));
+	struct kt_fake *fresh = KT_ZALLOC(test, sizeof(*fresh));
+	struct kt_fake *f = kt_fake_new(test);
+	const struct kt_stop_case *c;
+	unsigned int i, way, k;
+
+	if (!f || !KT_EXPECT(test, plain && cache && fresh, "no memory"))
+		return;
+	*fresh = *f;
+	for (i = 0; i < KT_ARRAY_SIZE(kt_stop_cases); i++) {
+		c = &kt_stop_cases[i];
+		*f = *fresh;
+		c->run(f, c->arg);
+		*plain = f->w;
+		kunwind_cache_clear(cache);
+		/* trace; cache cold, warm; trace with the cache cold, warm */
+		for (way = 1; way < 6; way++) {
+			*f = *fresh;
+			f->trace = way & 1;
+			f->cache = way > 1 ? cache : NULL;
+			if (way == 4)
+				kunwind_cache_clear(cache);
+			c->run(f, c->arg);
+			if (!KT_EXPECT(test, f->w.n == plain->n &&
+				       f->w.s.stop == plain->s.stop,
+				       "%s, way %u: \"%s\" after %u frames, kunwind_next() alone \"%s\" after %u",
+				       c->name, way, kunwind_stop_str(f->w.s.stop),
+				       f->w.n, kunwind_stop_str(plain->s.stop),
+				       plain->n))
+				continue;
+			for (k = 0; k < plain->n; k++)
+				KT_EXPECT(test, f->w.ip[k] == plain->ip[k],
+					  "%s, way %u, frame %u: %#lx, kunwind_next() alone %#lx",
+					  c->name, way, k, f->w.ip[k],
+					  plain->ip[k]);
+		}
+	}
+}
+
+/*
  * The lookup cache answers as the table does for every address, also for
  * those an empty slot could be mistaken for (0, ~0: the walk fuzzer's
  * regress-cache-address-zero and regress-cache-address-ones).
@@ -706,6 +791,8 @@ static const struct kt_scenario kt_walk_scenarios[] = {
 	{ "walk_recovers_trampoline_at_interrupted_ip",
 	  kt_walk_recovers_trampoline_at_interrupted_ip },
 	{ "walk_cache_gives_the_same_frames", kt_walk_cache_gives_the_same_frames },
+	{ "walk_trace_and_cache_give_the_same_frames",
+	  kt_walk_trace_and_cache_give_the_same_frames },
 	{ "walk_cache_answers_as_the_table_for_every_address",
 	  kt_walk_cache_answers_as_the_table_for_every_address },
 };
