@@ -127,6 +127,36 @@ static void hostile_walk_from_regs_with_data_ip_reports_nothing(struct kunit *te
 }
 
 /*
+ * A user-mode register set has no kernel frames above it: its ip is the
+ * only frame, as ORC's walk from it has it (stack_trace_save_regs(), not
+ * exported: kt_orc_regs()), from kunwind_walk() and from
+ * kunwind_save_regs(), whose walk starts stopped, at that frame.
+ */
+static void hostile_user_regs_give_their_ip_only(struct kunit *test)
+{
+	struct kt_trace *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct kt_trace *orc = kunit_kzalloc(test, sizeof(*orc), GFP_KERNEL);
+	unsigned long stack[8] = {}, store[4] = {};
+	struct pt_regs regs = {};
+	unsigned int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, orc);
+	regs.ip = 0x400000;
+	regs.sp = (unsigned long)stack;
+	regs.cs = __USER_CS;
+	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
+	KUNIT_EXPECT_EQ(test, t->n, 1u);
+	KUNIT_EXPECT_EQ(test, t->ip[0], regs.ip);
+	n = kunwind_save_regs(&regs, store, ARRAY_SIZE(store), 0);
+	KUNIT_EXPECT_EQ(test, n, 1u);
+	KUNIT_EXPECT_EQ(test, store[0], regs.ip);
+	kt_orc_regs(orc, &regs);
+	KUNIT_EXPECT_EQ(test, orc->n, n);
+	KUNIT_EXPECT_EQ(test, orc->ip[0], store[0]);
+}
+
+/*
  * ip 0 is the fault of a call through a NULL pointer: the frame is
  * reported, and its caller is the return address at sp, as ORC's null
  * entry has it; none if that word is not text.
@@ -309,6 +339,7 @@ static struct kunit_case hostile_test_cases[] = {
 	KUNIT_CASE_PARAM(hostile_text_address_refuses_non_code, bad_addr_gen_params),
 	KUNIT_CASE_PARAM(hostile_walk_stops_at_bad_return_address, bad_addr_gen_params),
 	KUNIT_CASE(hostile_walk_from_regs_with_data_ip_reports_nothing),
+	KUNIT_CASE(hostile_user_regs_give_their_ip_only),
 	KUNIT_CASE(hostile_walk_from_regs_with_null_ip_steps_to_sp),
 	KUNIT_CASE(hostile_walk_from_regs_with_sp_on_no_stack_stops),
 	KUNIT_CASE(hostile_read_nofault_refuses_what_the_kernel_refuses),
