@@ -43,15 +43,29 @@ static __kunwind_walk bool stack_of(struct kunwind_state *s, unsigned long addr,
 	       *hi - *lo >= sizeof(long);
 }
 
-static __kunwind_walk __always_inline bool load(struct kunwind_state *s,
-						unsigned long addr,
-						unsigned long *val)
+/*
+ * A word on a stack, checked to lie there: through ops->read, or loaded
+ * in place when direct (no read op: the stacks are this address space's
+ * own).  direct is a constant where the caller knows it, so that no
+ * pointer to *val escapes into an indirect call.
+ */
+static __kunwind_walk __always_inline bool load_word(struct kunwind_state *s,
+						     unsigned long addr,
+						     unsigned long *val,
+						     const bool direct)
 {
-	if (s->ops->read)
+	if (!direct)
 		return KUNWIND_OP(s, read, s->ctx, addr, val);
 	/* Stack words may be misaligned (odd CFA offsets): no UB. */
 	__builtin_memcpy(val, (const void *)addr, sizeof(*val));
 	return true;
+}
+
+static __kunwind_walk __always_inline bool load(struct kunwind_state *s,
+						unsigned long addr,
+						unsigned long *val)
+{
+	return load_word(s, addr, val, !s->ops->read);
 }
 
 static __kunwind_walk bool read_other_stack(struct kunwind_state *s, unsigned long addr,
@@ -234,10 +248,11 @@ cached_rule(struct kunwind_state *s, struct kunwind_cache *c,
 	    unsigned long addr)
 {
 	unsigned int i = cache_slot(addr);
+	const struct kunwind_rule *r = &c->e[i].rule;
 
-	if (likely(c->e[i].addr == addr))
-		return &c->e[i].rule;
-	return cache_fill(s, addr, i);
+	if (unlikely(c->e[i].addr != addr))
+		r = cache_fill(s, addr, i);
+	return r;
 }
 
 /* Does the cache hold a row, not a gap's, for addr? */
@@ -490,29 +505,20 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 }
 
 /*
- * A step of call_steps() whose return address ops->ret_addr() changed: a
- * tracer's trampoline, undone from the tracer's records (the kernel's
- * hook keeps a cursor in them), or 0.  The hook must not be asked twice
- * for one step, so the step is not left to kunwind_next(): it ends here,
- * as kunwind_next() would end it (step_to(), or the walk stops), after
- * the frame is stored and the n frames call_steps() stepped are written
- * back.  Returns the one frame stored.
+ * The step from the current frame, stored at *pc, whose return address
+ * ops->ret_addr() changed: a tracer's trampoline, undone from the
+ * tracer's records (the kernel's hook keeps a cursor in them), or 0.  The
+ * hook must not be asked twice for one step, so the step is not left to
+ * kunwind_next(): it ends here, as kunwind_next() would end it (step_to(),
+ * or the walk stops).  Returns the one frame stored.
  */
 static __kunwind_walk noinline unsigned int
-tracer_step(struct kunwind_state *s, unsigned long ip, unsigned long sp,
-	    unsigned long bp, unsigned int n, unsigned long cfa,
-	    unsigned long ret, unsigned long caller_bp, unsigned long *pc)
+tracer_step(struct kunwind_state *s, unsigned long *pc, unsigned long ret,
+	    unsigned long cfa, unsigned long caller_bp)
 {
 	enum kunwind_stop why;
 
-	*pc = ip;
-	s->ip = ip;
-	s->sp = sp;
-	s->bp = bp;
-	if (n) {
-		s->exact_ip = false;
-		s->depth += n;
-	}
+	*pc = s->ip;
 	why = step_to(s, ret, cfa, caller_bp, false);
 	if (why)
 		stop(s, why);
@@ -536,9 +542,10 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 	struct kunwind_cache *cache = s->cache;
 	unsigned long ip = s->ip, sp = s->sp, bp = s->bp, lo = s->stack_lo;
 	unsigned long last = s->stack_hi - s->stack_lo - sizeof(long);
-	unsigned long cfa, ret, raw, caller_bp, val;
-	unsigned int n = 0, i;
+	unsigned long cfa, ret, raw, caller_bp;
+	unsigned int n = 0;
 	const struct kunwind_rule *r;
+	bool tracer = false;
 
 	/* kunwind_next() stops at depth max_depth - 1 (max_depth may be 0) */
 	if (s->depth + 1 >= s->max_depth)
@@ -553,42 +560,23 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 		if (cfa <= sp || cfa - 8 - lo >= last ||
 		    (r->bp_off && cfa + r->bp_off - lo > last))
 			break;
-		if (direct)
-			__builtin_memcpy(&ret, (const void *)(cfa - 8), sizeof(ret));
-		else if (KUNWIND_OP(s, read, s->ctx, cfa - 8, &val))
-			ret = val;
-		else
+		if (!load_word(s, cfa - 8, &raw, direct))
 			break;
 		caller_bp = bp;
-		if (r->bp_off) {
-			if (direct)
-				__builtin_memcpy(&caller_bp,
-						 (const void *)(cfa + r->bp_off),
-						 sizeof(caller_bp));
-			else if (KUNWIND_OP(s, read, s->ctx, cfa + r->bp_off, &val))
-				caller_bp = val;
-			else
-				break;
-		}
-		raw = ret;
+		if (r->bp_off && !load_word(s, cfa + r->bp_off, &caller_bp, direct))
+			break;
 		ret = ret_addr(s, raw, cfa - 8);
-		if (unlikely(ret != raw))
-			return n + tracer_step(s, ip, sp, bp, n, cfa, ret, caller_bp,
-					       pc + n);
+		if (unlikely(ret != raw)) {
+			tracer = true;
+			break;
+		}
 		if (!ret)
 			break;		/* never a frame: step_to() stops there */
 		/*
 		 * code_at(ret, false), then the caller's rule: the row of
 		 * ret - 1, cached or in its segment, vouches for ret.
 		 */
-		if (cache) {
-			i = cache_slot(ret - 1);
-			r = &cache->e[i].rule;
-			if (unlikely(cache->e[i].addr != ret - 1))
-				r = cache_fill(s, ret - 1, i);
-		} else {
-			r = lookup(s, ret - 1);
-		}
+		r = cache ? cached_rule(s, cache, ret - 1) : lookup(s, ret - 1);
 		if (!r || r->type == KUNWIND_TYPE_NONE)
 			break;
 		pc[n++] = ip;
@@ -603,6 +591,8 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 		s->exact_ip = false;
 		s->depth += n;
 	}
+	if (unlikely(tracer))
+		n += tracer_step(s, pc + n, ret, cfa, caller_bp);
 	return n;
 }
 
