@@ -565,13 +565,13 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 		caller_bp = bp;
 		if (r->bp_off && !load_word(s, cfa + r->bp_off, &caller_bp, direct))
 			break;
+		if (!raw)
+			break;		/* never a frame: kunwind_next() stops */
 		ret = ret_addr(s, raw, cfa - 8);
 		if (unlikely(ret != raw)) {
 			tracer = true;
 			break;
 		}
-		if (!ret)
-			break;		/* never a frame: step_to() stops there */
 		/*
 		 * code_at(ret, false), then the caller's rule: the row of
 		 * ret - 1, cached or in its segment, vouches for ret.
