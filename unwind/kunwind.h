@@ -365,8 +365,8 @@ bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
 /*
  * An optional cache of lookups, address -> rule, for callers that walk
  * similar stacks again and again: a kernel walk takes its CPU's and
- * context's if no other walk holds it (unwind/linux/walk.c), the
- * profiler keeps one per CPU, make bench's warm walks one.  Direct
+ * context's if no other walk holds it (unwind/linux/walk.c; the
+ * profiler's samples too), make bench's warm walks one.  Direct
  * mapped, indexed by the address's low bits; it caches misses too, so
  * the owner clears it (kunwind_cache_clear()) whenever a table arrives,
  * goes away or moves.  256 entries of 16 bytes: 4 KiB, L1-resident next

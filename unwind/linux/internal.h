@@ -291,23 +291,6 @@ bool kunwind_walk_start(struct kunwind_walk *w, struct task_struct *task,
  */
 bool kunwind_walk_start_regs(struct kunwind_walk *w, struct pt_regs *regs);
 /**
- * kunwind_walk_start_regs_cached() - kunwind_walk_start_regs() with a cache.
- * @w:    the walk
- * @regs: an interrupt's, exception's or NMI's registers
- * @c:    the lookup cache to use instead of this CPU's, kept by the caller
- *        across walks of one context (a profiler's CPU: never shared with
- *        a walk that may run at the same time)
- * @gen:  the registry generation @c was filled under
- *        (kunwind_registry_gen()); a cache of another is cleared first.
- *        Start it at anything: ~0UL.
- *
- * Context: Any context; disables preemption until kunwind_walk_end().
- * Return: true if @w's first frame is valid; kunwind_walk_end() either way.
- */
-bool kunwind_walk_start_regs_cached(struct kunwind_walk *w,
-				    struct pt_regs *regs,
-				    struct kunwind_cache *c, unsigned long *gen);
-/**
  * kunwind_walk_start_task() - Start a walk of a sleeping task.
  * @w:    the walk
  * @task: a task, not current, not running

@@ -114,9 +114,6 @@ struct prof_cpu {
 	u64 walk_ns, orc_ns;		/* self-check: both walks' time */
 	struct prof_sample s;		/* the handler's scratch */
 	unsigned long orc[PROF_DEPTH];
-	/* The handler's lookups: this CPU's samples repeat their frames. */
-	struct kunwind_cache cache;
-	unsigned long cache_gen;
 };
 
 enum prof_event { PROF_CPU_CLOCK, PROF_CYCLES };
@@ -257,7 +254,8 @@ static bool prof_entry_lost(const struct prof_entry *e)
 
 /*
  * The sample's frames into pc->s, by the walk API itself (no callback a
- * frame) and through this CPU's lookup cache.  Returns the stop reason;
+ * frame) and through this CPU's lookup cache for the handler's context
+ * (kunwind_walk_start_regs() takes it).  Returns the stop reason;
  * KUNWIND_STOP_NONE if truncated.
  */
 static __kunwind_walk int prof_walk(struct prof_cpu *pc, struct pt_regs *regs)
@@ -270,8 +268,7 @@ static __kunwind_walk int prof_walk(struct prof_cpu *pc, struct pt_regs *regs)
 	s->n = 0;
 	s->regs = 0;
 	s->trunc = false;
-	more = kunwind_walk_start_regs_cached(&w, regs, &pc->cache,
-					      &pc->cache_gen);
+	more = kunwind_walk_start_regs(&w, regs);
 	while (more) {
 		if (s->n == PROF_DEPTH) {
 			s->trunc = true;
@@ -553,7 +550,6 @@ static int prof_reset(void)
 					      PROF_CPU_WORDS);
 		err = err ?: prof_table_alloc(&pc->tab[1], PROF_CPU_SLOTS,
 					      PROF_CPU_WORDS);
-		pc->cache_gen = ~0UL;	/* cleared by the first sample */
 	}
 	if (err) {
 		prof_free();

@@ -442,9 +442,8 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start);
  * replaces there, steps to it (orc_find(0) is its null entry), as the
  * kernel's own trace of that oops does.
  */
-static __kunwind_walk __always_inline bool
-start_regs(struct kunwind_walk *w, struct pt_regs *regs,
-	   struct kunwind_cache *c, unsigned long *gen)
+__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
+					    struct pt_regs *regs)
 {
 	walk_init(w, current);
 	w->regs = regs;
@@ -452,17 +451,7 @@ start_regs(struct kunwind_walk *w, struct pt_regs *regs,
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, regs->ip,
 		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH, 0);
-	if (c) {
-		unsigned long now = kunwind_registry_gen();
-
-		if (*gen != now) {
-			kunwind_cache_clear(c);
-			*gen = now;
-		}
-		w->s.cache = c;
-	} else {
-		cache_take(w);
-	}
+	cache_take(w);
 	if (!user_mode(regs) && regs->ip && !kunwind_code_at(&w->s, regs->ip, true))
 		return walk_fail(w, KUNWIND_STOP_BAD_RA);
 	if (user_mode(regs))
@@ -475,21 +464,7 @@ start_regs(struct kunwind_walk *w, struct pt_regs *regs,
 	return walk_first(w);
 }
 
-__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
-					    struct pt_regs *regs)
-{
-	return start_regs(w, regs, NULL, NULL);
-}
 EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
-
-__kunwind_walk bool kunwind_walk_start_regs_cached(struct kunwind_walk *w,
-						   struct pt_regs *regs,
-						   struct kunwind_cache *c,
-						   unsigned long *gen)
-{
-	return start_regs(w, regs, c, gen);
-}
-EXPORT_SYMBOL_GPL(kunwind_walk_start_regs_cached);
 
 /*
  * A sleeping task stopped in __switch_to_asm(), which left a struct
