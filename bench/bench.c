@@ -551,7 +551,6 @@ static int compare(const struct bench *b, const struct method *ref,
 	return 0;
 }
 
-
 /*
  * The two stacks: bench/deep_stack.c built twice (bench.mk), the same code
  * with frame pointers, so that the rbp chain has something to walk, and
@@ -567,6 +566,8 @@ static const struct stack_kind {
 	{ "nofp", bench_deep_stack_nofp, false, "built -fomit-frame-pointer: no rbp chain" },
 };
 
+static const struct stack_kind *cur_stack;
+
 /*
  * libunwind's caching policy is global to its local address space: the
  * per-thread variant is timed after the global one, with the policy
@@ -576,15 +577,35 @@ static const struct stack_kind {
  */
 static void prepare(struct method *m)
 {
-	if (m == &methods[M_LIBUNWIND]) {
-		if (libunwind_setup(0))
-			m->note = "unw_set_caching_policy failed";
-		m->walk(m->ctx, m->pc, MAX_FRAMES);
-	}
-	if (m == &methods[M_LIBUNWIND_PT]) {
-		if (libunwind_setup(1))
-			m->note = "unw_set_caching_policy failed";
-		m->walk(m->ctx, m->pc, MAX_FRAMES);
+	if (m != &methods[M_LIBUNWIND] && m != &methods[M_LIBUNWIND_PT])
+		return;
+	if (libunwind_setup(m == &methods[M_LIBUNWIND_PT]))
+		m->note = "unw_set_caching_policy failed";
+	m->walk(m->ctx, m->pc, MAX_FRAMES);
+}
+
+/*
+ * Each method's walk against ref: the same frames, as many (compare()),
+ * kunwind's own walk against ref too unless it is ref.  On any
+ * difference the frames are listed and the bench ends: no ratio of walks
+ * that differ.
+ */
+static void check_walks(const struct bench *b, const struct method *ref,
+			const char *what)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < NR_METHODS; i++)
+		if (!methods[i].off && &methods[i] != ref)
+			bad += compare(b, ref, &methods[i]);
+	if (verbose || bad)
+		for (i = 0; i < NR_METHODS; i++)
+			if (!methods[i].off)
+				print_frames(b, &methods[i]);
+	if (bad) {
+		printf("bench: error: the walkers disagree on the %s stack%s: no ratio\n",
+		       cur_stack->name, what);
+		exit(1);
 	}
 }
 
@@ -599,8 +620,6 @@ static void report_lines(const char *what, struct line_hist *range,
 	hist_print(name, read);
 }
 
-static const struct stack_kind *cur_stack;
-
 static void at_bottom(const struct bench_regs *regs, void *arg)
 {
 	struct bench *b = arg;
@@ -610,7 +629,7 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 	static struct method first;	/* kunwind's first walk */
 	struct timing lk;
 	char err[256], what[32];
-	int i, bad = 0;
+	int i;
 
 	b->stack.regs = *regs;
 	if (regs->sp >= b->stack.hi) {
@@ -620,7 +639,6 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 	}
 
 	for (i = 0; i < NR_METHODS; i++) {
-		methods[i].ctx = i <= M_KUNWIND_CACHED ? (void *)b : &b->stack;
 		methods[i].n = 0;
 		methods[i].skip = 0;
 		methods[i].off = i == M_FP && !sk->fp;
@@ -655,20 +673,9 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 				strdup(err) : "end of stack";
 	if (b->stop != KUNWIND_STOP_END) {
 		printf("bench: error: kunwind stopped early: %s\n", k->note);
-		bad++;
-	}
-	for (i = 1; i < NR_METHODS; i++)
-		if (!methods[i].off)
-			bad += compare(b, k, &methods[i]);
-	if (verbose || bad)
-		for (i = 0; i < NR_METHODS; i++)
-			if (!methods[i].off)
-				print_frames(b, &methods[i]);
-	if (bad) {
-		printf("bench: error: the walkers disagree on the %s stack: no ratio\n",
-		       sk->name);
 		exit(1);
 	}
+	check_walks(b, k, "");
 	printf("check   every walker reports kunwind's %d frames, pc for pc%s\n",
 	       k->n, sk->fp ? " (the rbp chain up to libc)" : "");
 	first = *k;
@@ -689,16 +696,10 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
 	}
 	/* The walks timed were warm: once more, each must give the frames. */
 	for (i = 0; i < NR_METHODS; i++)
-		if (!methods[i].off) {
+		if (!methods[i].off)
 			methods[i].n = methods[i].walk(methods[i].ctx,
 						       methods[i].pc, MAX_FRAMES);
-			bad += compare(b, &first, &methods[i]);
-		}
-	if (bad) {
-		printf("bench: error: a warm walk on the %s stack gave other frames\n",
-		       sk->name);
-		exit(1);
-	}
+	check_walks(b, &first, " once warm");
 	printf("check   and so they do again after timing, every cache warm\n");
 
 	lookup_set(b, k->pc, k->n);
@@ -727,7 +728,7 @@ static void at_bottom(const struct bench_regs *regs, void *arg)
  * Instructions, not time: each method walks count times on the no-frame-
  * pointer stack (the rbp chain on the other), between callgrind's
  * toggles (bench/run.sh runs this under valgrind --tool=callgrind
- * --collect-atstart=no --dump-instr=no and divides by count * frames).
+ * --collect-atstart=no and divides by count * frames).
  */
 static int count_walks;
 
@@ -743,7 +744,6 @@ static void count_bottom(const struct bench_regs *regs, void *arg)
 		m = &methods[j];
 		if ((j == M_FP) != cur_stack->fp)
 			continue;
-		m->ctx = j <= M_KUNWIND_CACHED ? (void *)b : &b->stack;
 		if (j == M_LIBDW && libdw_setup(&b->stack, NULL, 0))
 			exit(1);
 		prepare(m);
@@ -771,6 +771,9 @@ static int walk_main(void)
 		fprintf(stderr, "kunwind-bench: no [stack] in /proc/self/maps\n");
 		return 1;
 	}
+	/* kunwind's walks take the bench, the peers its stack */
+	for (i = 0; i < NR_METHODS; i++)
+		methods[i].ctx = i <= M_KUNWIND_CACHED ? (void *)&b : &b.stack;
 	for (i = 0; i < sizeof(stacks) / sizeof(stacks[0]); i++) {
 		cur_stack = &stacks[i];
 		if (count_walks) {

@@ -815,12 +815,18 @@ static void check_step(struct walk_ctx *c, struct kunwind_state *s)
 	c->last_sp[k] = s->sp;
 }
 
+/* kunwind_start()'s flags for the input's mode. */
+static unsigned int walk_flags(const struct walk_ctx *c)
+{
+	return (c->mode & WALK_FP ? KUNWIND_FP_FALLBACK : 0) |
+	       (c->mode & WALK_CALLED ? KUNWIND_FIRST_CALLED : 0);
+}
+
 static void walk(struct walk_ctx *c, struct walk *w, unsigned long ip,
 		 unsigned long sp, unsigned long bp, unsigned int max_depth,
 		 struct kunwind_cache *cache, bool trace)
 {
-	unsigned int flags = (c->mode & WALK_FP ? KUNWIND_FP_FALLBACK : 0) |
-			     (c->mode & WALK_CALLED ? KUNWIND_FIRST_CALLED : 0);
+	unsigned int flags = walk_flags(c);
 	struct kunwind_state s;
 	unsigned int steps = 0;
 
@@ -897,8 +903,7 @@ static void same_trace(struct walk_ctx *c, const struct walk *ref,
 		       unsigned int max_depth, struct kunwind_cache *cache,
 		       unsigned int split, const char *what)
 {
-	unsigned int flags = (c->mode & WALK_FP ? KUNWIND_FP_FALLBACK : 0) |
-			     (c->mode & WALK_CALLED ? KUNWIND_FIRST_CALLED : 0);
+	unsigned int flags = walk_flags(c);
 	unsigned long pc[MAX_FRAMES + 1];
 	struct kunwind_state s;
 	unsigned int n, i, want;
