@@ -1,0 +1,371 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kunwind loaded early from a real Debian initramfs, booted in QEMU:
+#
+#	scripts/initramfs-boot.sh [--from-tree] [--timeout S] RELEASE
+#
+# RELEASE: a stock kernel with /boot/vmlinuz-RELEASE, its headers, and
+# kunwind.ko where modprobe finds it (modinfo -k RELEASE kunwind: the
+# kunwind-dkms package's /lib/modules/RELEASE/updates/dkms/kunwind.ko).
+# tests/dkms.test runs this after installing the package, before removing
+# it.  The initramfs hook and init-top script are the installed package's
+# (/usr/share/initramfs-tools/hooks/kunwind and scripts/init-top/kunwind);
+# --from-tree takes them from scripts/initramfs/ instead, copied into the
+# private configuration directory (for development, without the package;
+# kunwind.ko must still be where modprobe finds it, e.g. copied by hand to
+# /lib/modules/RELEASE/extra/ and depmod RELEASE run).
+#
+# Nothing of the machine changes: mkinitramfs -d CONF -o FILE with CONF a
+# copy of /etc/initramfs-tools plus test-only extras, all in the build
+# directory $O/initramfs/RELEASE/ (build/ without O, as for the top
+# Makefile).  The extras: a hook that adds kunwind_sample.ko (sample/,
+# built against RELEASE's headers by scripts/stock-boot.sh --no-boot) and
+# has the initramfs's own /conf/modules load it with points=0 (a module
+# with a kunwind table, loaded as a DKMS driver would be: after kunwind),
+# and scripts/init-premount/kunwind-test, which runs after udev and
+# /conf/modules loaded their modules, prints the guest's view (prefixed
+# "kunwind-test-WHAT: ") and reboots.  QEMU (scripts/qemu-run.sh: TCG,
+# console=ttyS0 panic=-1, -no-reboot) gets a virtio disk, an e1000 NIC and
+# an xHCI controller with a USB keyboard, so that udev loads modules.
+#
+# Checks, one "ok NAME" / "not ok NAME" line each; exit 1 if any failed:
+#   initramfs_has_kunwind        lsinitramfs: the initramfs holds the
+#                                kunwind.ko modprobe finds for RELEASE
+#                                (same path) and scripts/init-top/kunwind
+#   initramfs_kunwind_before_udev  the initramfs's scripts/init-top/ORDER
+#                                runs kunwind before udev
+#   initramfs_hook_without_module  the hook for a release without
+#                                kunwind.ko: exits 0, warns, and takes the
+#                                init-top script out
+#   initramfs_boot               the guest ran kunwind-test to its end
+#   initramfs_kunwind_first      kunwind is the oldest module in the guest's
+#                                /proc/modules, and others were loaded
+#                                after it (udev's: virtio, e1000, xhci...)
+#   initramfs_registry           every module in /proc/modules that carries
+#                                a .kunwind section (/sys/module/M/sections)
+#                                is registered (debugfs tables), at least
+#                                kunwind_sample; kunwind.ko found no table
+#                                of a module loaded before it (no
+#                                "registered N tables of modules loaded
+#                                before kunwind.ko" in dmesg)
+#   initramfs_trace_equal        kunwind's profiler, selfcheck on, 4 s of
+#                                syscalls and the sample's work kthread:
+#                                samples > 0, selfcheck_equal > 0,
+#                                selfcheck_differ == 0 (every sample's
+#                                kunwind walk equal to ORC's)
+#   initramfs_optout_conf        built with conf.d/kunwind saying
+#                                KUNWIND_INITRAMFS=no: no kunwind.ko and no
+#                                init-top script in it (lsinitramfs)
+#   initramfs_optout_cmdline     booted with kunwind_early=no: the init-top
+#                                script said so and loaded nothing; kunwind
+#                                came in later (the sample needs it), after
+#                                udev's modules
+# Nothing is skipped: a missing piece is a failure.  The console logs stay
+# in the build directory (console.log, console-optout.log), named on
+# failure.  Missing tools are installed by scripts/apt.sh (idempotent).
+#
+# Measured (2 cores, TCG, another test run on the machine; `time
+# scripts/initramfs-boot.sh 6.1.0-56-amd64`): 176 s wall, of which the
+# sample's build 20 s, each mkinitramfs 28 s, the boots 35 s and 31 s
+# (the profile 4 s of it); plus an apt-get install on a machine without
+# initramfs-tools-core or busybox.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "initramfs-boot: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+APT_WHO="initramfs-boot"
+# shellcheck source=scripts/apt.sh
+. "$top/scripts/apt.sh"
+
+from_tree=0 timeout=300
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--from-tree) from_tree=1; shift ;;
+	--timeout) [ $# -ge 2 ] || die "--timeout wants seconds"
+		timeout=$2; shift 2 ;;
+	-*) die "unknown option $1 (see the header of $0)" ;;
+	*) break ;;
+	esac
+done
+[ $# = 1 ] || die "usage: $0 [--from-tree] [--timeout S] RELEASE"
+rel=$1
+case "$rel" in
+*[!A-Za-z0-9._+-]* | '') die "bad RELEASE '$rel'" ;;
+esac
+[ -f "/boot/vmlinuz-$rel" ] || die "no /boot/vmlinuz-$rel"
+[ -d "/lib/modules/$rel" ] || die "no /lib/modules/$rel"
+apt_need initramfs-tools-core cpio zstd ||
+	die "could not install initramfs-tools-core cpio zstd"
+# The guest's script needs busybox in the initramfs (BUSYBOX=auto takes
+# /bin/busybox).  busybox and busybox-static conflict: asking for one
+# removes the other, which other scripts need (scripts/mkinitramfs.sh
+# wants busybox-static), so either will do.
+apt_installed busybox || apt_need busybox-static ||
+	die "could not install busybox-static"
+
+obj=${O:-build}
+case "$obj" in
+/*) objdir=$obj ;;
+*) objdir=$top/$obj ;;
+esac
+out=$objdir/initramfs/$rel
+mkdir -p "$out"
+exec 8>"$out/lock"
+flock 8
+
+t0=$(date +%s.%N)
+failed=0
+ok() { echo "ok $1"; }
+notok() {
+	local name=$1
+	shift
+	echo "not ok $name"
+	printf '#   %s\n' "$@"
+	failed=1
+}
+
+# The sample module, against RELEASE's headers (its own kunwind.ko build,
+# whose symbol versions the installed kunwind.ko shares: same sources,
+# same headers).  KUNWIND_STOCK_VMLINUX=no: the sample needs no vmlinux
+# table, the build needs no -dbg vmlinux.
+say "$rel: building kunwind_sample.ko (scripts/stock-boot.sh --no-boot)"
+sdir=$(O="$out/o" KUNWIND_STOCK_VMLINUX=no \
+	"$top/scripts/stock-boot.sh" --no-boot "$rel" | tail -n 1) ||
+	die "scripts/stock-boot.sh --no-boot $rel failed"
+sample=$sdir/src/sample/kunwind_sample.ko
+[ -f "$sample" ] || die "no $sample"
+
+# The installed kunwind.ko, and the hook and init-top script.
+ko=$(modinfo -k "$rel" -F filename kunwind 2>/dev/null) || ko=
+share=/usr/share/initramfs-tools
+if [ "$from_tree" = 1 ]; then
+	hook=$top/scripts/initramfs/kunwind-hook
+	inittop=$top/scripts/initramfs/kunwind-init-top
+else
+	hook=$share/hooks/kunwind
+	inittop=$share/scripts/init-top/kunwind
+fi
+
+# CONF: /etc/initramfs-tools as it is, plus the test's extras.
+mkconf() {
+	local d=$1
+	rm -rf "$d"
+	cp -a /etc/initramfs-tools "$d"
+	if [ "$from_tree" = 1 ]; then
+		install -m 755 "$hook" "$d/hooks/kunwind"
+		install -m 755 "$inittop" "$d/scripts/init-top/kunwind"
+	fi
+	cat >"$d/hooks/kunwind-test" <<EOF
+#!/bin/sh
+# scripts/initramfs-boot.sh's, test only: the sample module, loaded by
+# the initramfs's /conf/modules after udev's modules.
+[ "\$1" = prereqs ] && exit 0
+mkdir -p "\${DESTDIR}/lib/modules/\${version}/kunwind-test"
+cp "$sample" "\${DESTDIR}/lib/modules/\${version}/kunwind-test/"
+echo "kunwind_sample points=0" >>"\${DESTDIR}/conf/modules"
+EOF
+	chmod 755 "$d/hooks/kunwind-test"
+	mkdir -p "$d/scripts/init-premount"
+	cat >"$d/scripts/init-premount/kunwind-test" <<'EOF'
+#!/bin/sh
+# scripts/initramfs-boot.sh's, test only: the guest's view, then reboot.
+[ "$1" = prereqs ] && exit 0
+P=/sys/kernel/debug/kunwind/profile
+show() { sed "s/^/kunwind-test-$1: /" "$2"; }
+mount -t debugfs debugfs /sys/kernel/debug
+echo "kunwind-test: begin"
+show modules /proc/modules
+for m in $(cut -d' ' -f1 /proc/modules); do
+	[ -e "/sys/module/$m/sections/.kunwind" ] &&
+		echo "kunwind-test-has-table: $m"
+done
+[ -f /sys/kernel/debug/kunwind/tables ] &&
+	show tables /sys/kernel/debug/kunwind/tables
+dmesg | grep -i kunwind >/tmp/kunwind.dmesg
+show dmesg /tmp/kunwind.dmesg
+if ! grep -qw kunwind_early=no /proc/cmdline && [ -d $P ]; then
+	rmmod kunwind_sample
+	modprobe kunwind_sample points=0 work=1
+	echo 997 >$P/frequency
+	echo 1 >$P/selfcheck
+	echo start >$P/control
+	end=$(($(cut -d. -f1 /proc/uptime) + 4))
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+		cat /proc/self/stat >/dev/null
+		ls /sys/kernel >/dev/null
+	done
+	echo stop >$P/control
+	rmmod kunwind_sample
+	show stats $P/stats
+	show selfcheck $P/selfcheck_report
+fi
+echo "kunwind-test: end"
+echo "kunwind-init: done status=0"
+sync
+reboot -f
+sleep 5
+EOF
+	chmod 755 "$d/scripts/init-premount/kunwind-test"
+}
+
+# 1. The initramfs, and what lsinitramfs sees in it.
+img=$out/initrd.img
+mkconf "$out/conf"
+say "$rel: mkinitramfs -d $out/conf -o $img"
+mkinitramfs -d "$out/conf" -o "$img" "$rel" >"$out/mkinitramfs.log" 2>&1 ||
+	{ cat "$out/mkinitramfs.log" >&2; die "mkinitramfs failed (log: $out/mkinitramfs.log)"; }
+lsinitramfs "$img" >"$out/lsinitramfs.txt"
+want_ko=${ko#/}
+want_ko=usr/${want_ko#usr/}
+want_ko=${want_ko%.xz} want_ko=${want_ko%.zst} want_ko=${want_ko%.gz}
+if [ ! -x "$hook" ] || [ ! -x "$inittop" ]; then
+	notok initramfs_has_kunwind "no executable $hook or $inittop"
+elif [ -z "$ko" ]; then
+	notok initramfs_has_kunwind "modinfo -k $rel kunwind finds no kunwind.ko"
+elif ! grep -qx "$want_ko" "$out/lsinitramfs.txt" ||
+     ! grep -qx scripts/init-top/kunwind "$out/lsinitramfs.txt"; then
+	notok initramfs_has_kunwind "expected $want_ko and scripts/init-top/kunwind in $img; got:" \
+		"$(grep kunwind "$out/lsinitramfs.txt" | tr '\n' ' ')"
+else
+	ok initramfs_has_kunwind
+fi
+
+# ORDER as mkinitramfs wrote it (the main archive; after any early one).
+rm -rf "$out/unpacked"
+unmkinitramfs "$img" "$out/unpacked"
+order=$out/unpacked/scripts/init-top/ORDER
+[ -f "$order" ] || order=$out/unpacked/main/scripts/init-top/ORDER
+kline=$(grep -n '^/scripts/init-top/kunwind ' "$order" | cut -d: -f1) || kline=
+uline=$(grep -n '^/scripts/init-top/udev ' "$order" | cut -d: -f1) || uline=
+if [ -n "$kline" ] && [ -n "$uline" ] && [ "$kline" -lt "$uline" ]; then
+	ok initramfs_kunwind_before_udev
+else
+	notok initramfs_kunwind_before_udev "$order:" "$(grep '^/scripts' "$order" | tr '\n' ' ')"
+fi
+rm -rf "$out/unpacked"
+
+# The hook for a release without kunwind.ko, alone, as mkinitramfs runs it.
+fake=$out/hook-without-module
+rm -rf "$fake"
+mkdir -p "$fake/dest/scripts/init-top" "$fake/conf/conf.d"
+cp "$inittop" "$fake/dest/scripts/init-top/kunwind"
+if env DESTDIR="$fake/dest" CONFDIR="$fake/conf" version=0.0.0-kunwind-none \
+	verbose=n MODULESDIR=/lib/modules/0.0.0-kunwind-none \
+	sh "$hook" >"$fake/out" 2>&1; then
+	hrc=0
+else
+	hrc=$?
+fi
+if [ "$hrc" = 0 ] && grep -q '^W: kunwind: no kunwind.ko' "$fake/out" &&
+   [ ! -e "$fake/dest/scripts/init-top/kunwind" ]; then
+	ok initramfs_hook_without_module
+else
+	notok initramfs_hook_without_module "exit $hrc (want 0), output:" "$(cat "$fake/out")" \
+		"init-top script left: $([ -e "$fake/dest/scripts/init-top/kunwind" ] && echo yes || echo no)"
+fi
+rm -rf "$fake"
+
+# 2. The boots.  Devices for udev to load modules for.
+truncate -s 1M "$out/disk.img"
+boot() {
+	local log=$1 append=$2 rc=0
+	say "$rel: booting /boot/vmlinuz-$rel $append (console: $log)"
+	"$top/scripts/qemu-run.sh" --kernel "/boot/vmlinuz-$rel" --initrd "$img" \
+		--timeout "$timeout" --append "loglevel=4 $append" --log "$log" -- \
+		-drive "file=$out/disk.img,if=virtio,format=raw" \
+		-nic user,model=e1000 \
+		-device qemu-xhci,id=xhci -device usb-kbd,bus=xhci.0 \
+		>/dev/null 2>"$log.err" || rc=$?
+	[ "$rc" = 0 ] || sed 's/^/initramfs-boot: /' "$log.err" >&2
+	return "$rc"
+}
+# The guest's lines of WHAT, prefix off.
+guest() { sed -n "s/^kunwind-test-$2: //p" "$1"; }
+
+log=$out/console.log
+if boot "$log" "" && grep -q '^kunwind-test: end' "$log"; then
+	ok initramfs_boot
+else
+	notok initramfs_boot "the guest did not reach the end of kunwind-test (console: $log)"
+fi
+
+mods=$(guest "$log" modules | cut -d' ' -f1)
+oldest=$(echo "$mods" | tail -n 1)
+others=$(echo "$mods" | grep -vx kunwind | tr '\n' ' ') || others=
+if [ "$oldest" = kunwind ] && [ -n "$others" ] &&
+   grep -q '^kunwind: loaded early, before any other module' "$log"; then
+	ok initramfs_kunwind_first
+	say "$rel: loaded after kunwind: $others"
+else
+	notok initramfs_kunwind_first "want kunwind oldest in /proc/modules, others after it, and" \
+		"the init-top script's \"loaded early\"; /proc/modules (newest first):" \
+		"$(echo "$mods" | tr '\n' ' ')" "console: $log"
+fi
+
+owners=$(guest "$log" tables | sed -n 's/^\([^ ]*\) bytes=.*/\1/p')
+missing=
+for m in $(guest "$log" has-table); do
+	echo "$owners" | grep -qx "$m" || missing="$missing $m"
+done
+before=$(guest "$log" dmesg |
+	sed -n 's/.*registered \([0-9]*\) tables\{0,1\} of modules loaded before kunwind.ko.*/\1/p')
+if [ -z "$missing" ] && guest "$log" has-table | grep -qx kunwind_sample &&
+   [ -z "$before" ]; then
+	ok initramfs_registry
+else
+	notok initramfs_registry "modules with a table but not registered:${missing:- none}" \
+		"modules with a table: $(guest "$log" has-table | tr '\n' ' ')" \
+		"registered: $(echo "$owners" | tr '\n' ' ')" \
+		"kunwind.ko registered ${before:-0} tables of modules loaded before it, want 0" \
+		"console: $log"
+fi
+
+stat_of() { guest "$log" stats | sed -n "s/^$1: *//p" | head -n 1; }
+samples=$(stat_of samples) equal=$(stat_of selfcheck_equal)
+differ=$(stat_of selfcheck_differ)
+if [ "${samples:-0}" -gt 0 ] && [ "${equal:-0}" -gt 0 ] && [ "${differ:-x}" = 0 ]; then
+	ok initramfs_trace_equal
+	say "$rel: profile samples=$samples selfcheck equal=$equal differ=$differ"
+else
+	notok initramfs_trace_equal "samples=${samples:-?} selfcheck_equal=${equal:-?}" \
+		"selfcheck_differ=${differ:-?} (want >0, >0, 0)" \
+		"$(guest "$log" selfcheck | head -n 20)" "console: $log"
+fi
+
+# 3. The opt-outs: the conf file at build time, the command line at boot.
+mkconf "$out/conf-optout"
+echo "KUNWIND_INITRAMFS=no" >"$out/conf-optout/conf.d/kunwind"
+say "$rel: mkinitramfs with KUNWIND_INITRAMFS=no"
+if mkinitramfs -d "$out/conf-optout" -o "$out/initrd-optout.img" "$rel" \
+	>"$out/mkinitramfs-optout.log" 2>&1; then
+	left=$(lsinitramfs "$out/initrd-optout.img" |
+		grep -E '/kunwind\.ko|init-top/kunwind$' | tr '\n' ' ') || left=
+	if [ -z "$left" ]; then
+		ok initramfs_optout_conf
+	else
+		notok initramfs_optout_conf "still in $out/initrd-optout.img: $left"
+	fi
+else
+	notok initramfs_optout_conf "mkinitramfs failed (log: $out/mkinitramfs-optout.log)"
+fi
+rm -f "$out/initrd-optout.img"
+
+log=$out/console-optout.log
+rc=0
+boot "$log" "kunwind_early=no" || rc=$?
+mods=$(guest "$log" modules | cut -d' ' -f1)
+if [ "$rc" = 0 ] && grep -q '^kunwind: early load off (kunwind_early=no)' "$log" &&
+   ! grep -q '^kunwind: loaded early' "$log" &&
+   [ -n "$mods" ] && [ "$(echo "$mods" | tail -n 1)" != kunwind ]; then
+	ok initramfs_optout_cmdline
+else
+	notok initramfs_optout_cmdline "boot status $rc; want the init-top script's" \
+		"\"early load off\" and kunwind not the oldest module; /proc/modules:" \
+		"$(echo "$mods" | tr '\n' ' ')" "console: $log"
+fi
+
+say "$rel: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s"
+[ "$failed" = 0 ] || say "$rel: failed; console logs: $out/console.log $out/console-optout.log"
+exit "$failed"
