@@ -29,6 +29,10 @@
 # kunwind-gen, (re)built here with the host compiler (and libelf-dev)
 # when out of date; in tree, <kernel output dir>/<where kunwind is>/build/
 # kunwind-gen, so that an O= build writes nothing into the source tree.
+# Installed without the generator's sources (the kunwind-dkms package:
+# this file is /usr/share/kunwind/scripts/kunwind.mk), the generator is
+# <prefix>/lib/kunwind/kunwind-gen, which the package's postinst built:
+# nothing is built or written under <prefix>.
 # KUNWIND_DIR, if unset, becomes the tree this file is in.
 
 kunwind-dir := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
@@ -41,6 +45,13 @@ ccflags-y += -I$(kunwind-dir)/unwind/linux
 asflags-y += -I$(kunwind-dir)/unwind/linux
 
 ifeq ($(origin KUNWIND_GEN),undefined)
+ifeq ($(wildcard $(kunwind-dir)/gen/main.c),)
+KUNWIND_GEN := $(abspath $(kunwind-dir)/../../lib/kunwind/kunwind-gen)
+
+$(KUNWIND_GEN):
+	$(error $@ is missing: the kunwind-dkms package's postinst builds it \
+		(dpkg-reconfigure kunwind-dkms))
+else
 ifneq ($(KBUILD_EXTMOD),)
 kunwind-gen-out := build
 KUNWIND_GEN := $(kunwind-dir)/build/kunwind-gen
@@ -70,6 +81,7 @@ quiet_cmd_kunwind_gen =
 
 $(KUNWIND_GEN): FORCE
 	$(call cmd,kunwind_gen)
+endif
 endif
 
 quiet_cmd_kunwind = KUNWIND $<
