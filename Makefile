@@ -77,7 +77,31 @@ demo: deps
 	@$(MAKE) --no-print-directory all $(O)/tests/stackprog
 	@scripts/demo.sh
 
+# The Debian DKMS package: $(O)/deb/kunwind-dkms_<version>_all.deb
+# (debian/, Documentation/debian.rst).  dpkg-buildpackage runs in a copy,
+# $(O)/deb/src, of the files the package takes (those git lists, tracked
+# or not yet, never ignored ones: no build output), so nothing is written
+# to the tree.  The version is debian/changelog's plus +git<commit
+# time>.<commit> (uncommitted changes go in under the commit's name), so
+# that a later commit's package upgrades an earlier one.  MAKEFLAGS is
+# not passed on: this make's O= is not debian/rules' business.
+DEB_FILES := Kbuild Kconfig Makefile COPYING LICENSE gen unwind \
+	scripts/kunwind.mk scripts/initramfs debian
+
+deb:
+	@APT_WHO=deb; . scripts/apt.sh && apt_need debhelper dh-dkms dkms dpkg-dev
+	rm -rf $(O)/deb && mkdir -p $(O)/deb/src
+	git ls-files -z -c -o --exclude-standard -- $(DEB_FILES) | \
+		xargs -0 cp -p --parents -t $(O)/deb/src
+	sed -i "1s/(\([^)]*\))/(\1+git$$(TZ=UTC0 git log -1 --format=%cd \
+		--date=format-local:%Y%m%d%H%M%S).$$(git log -1 --format=%h))/" \
+		$(O)/deb/src/debian/changelog
+	cd $(O)/deb/src && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+		{ cat ../build.log; exit 1; }
+	@ls $(O)/deb/kunwind-dkms_*_all.deb
+
 clean:
 	rm -rf $(O)
 
-.PHONY: all deps check clean demo bench gdb
+.PHONY: all deps check clean demo bench gdb deb
