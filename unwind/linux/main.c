@@ -9,6 +9,16 @@
  * profiler's module notifier (profile.c), then debugfs.  A missing piece
  * degrades the module (a message says which), it never fails the load:
  * only the notifiers' registrations can.
+ *
+ * Built in (CONFIG_KUNWIND=y) kunwind_init() is a postcore initcall: the
+ * first level after debugfs_init() (core), which it needs, and long
+ * before the first module can load.  Neither request_module() nor
+ * anything else can run a program before populate_rootfs() (rootfs
+ * initcall, after fs) enables user-mode helpers, and init's own insmods
+ * come after all initcalls: so the module notifier sees every module,
+ * and the die and panic notifiers cover the initcalls of every later
+ * level.  In a module postcore_initcall() is module_init()
+ * (<linux/module.h>), and kunwind_exit() is discarded when built in.
  */
 #include <linux/module.h>
 #include "internal.h"
@@ -48,7 +58,7 @@ static void __exit kunwind_exit(void)
 	kunwind_walk_caches_exit();
 }
 
-module_init(kunwind_init);
+postcore_initcall(kunwind_init);
 module_exit(kunwind_exit);
 
 MODULE_DESCRIPTION("kunwind: kernel stack unwinding with build-time DWARF tables");

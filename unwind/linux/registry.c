@@ -32,7 +32,8 @@
  *   GOING   unregister: the array is rebuilt without the table, then
  *           synchronize_rcu(), before the loader frees the module (and its
  *           table) after the notifier.
- * Modules loaded before kunwind.ko: kunwind_modules_before(), at load.
+ * Modules loaded before kunwind.ko: kunwind_modules_before(), at load
+ * (built in, at a postcore initcall, there are none: main.c).
  */
 #include <linux/err.h>
 #include <linux/hash.h>
@@ -951,7 +952,12 @@ int kunwind_vmlinux_register(void)
 	unsigned long bias;
 
 	if (!len) {
+#ifdef MODULE
 		pr_info("no vmlinux table (build with KUNWIND_VMLINUX=<vmlinux>): kernel frames use the ORC fallback\n");
+#else
+		/* Documentation/kernel.rst, "Built in": none can be had. */
+		pr_info("built in, no vmlinux table: kernel frames use the ORC fallback\n");
+#endif
 		return 0;
 	}
 	if (!banner_ok(info->banner)) {

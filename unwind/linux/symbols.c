@@ -2,7 +2,8 @@
 /*
  * The kernel internals kunwind.ko uses that are not exported, resolved by
  * name once at load: the one place that does so.  kallsyms_lookup_name()
- * itself is not exported since 5.7; a kprobe finds it.
+ * itself is not exported since 5.7; a kprobe finds it (built in, kunwind
+ * calls it directly, and resolves the rest by name all the same).
  *
  * A function is kept only if it may be called through a pointer
  * (kunwind_indirect_call_ok(): with IBT, objtool seals the ENDBR of
@@ -107,12 +108,15 @@ static const struct sym_desc sym_descs[] = {
 };
 
 /*
- * kallsyms_lookup_name() is not exported since 5.7; a kprobe finds it.
- * With IBT the probe sits after the function's ENDBR: step back to it.
+ * kallsyms_lookup_name() is not exported since 5.7: kunwind.ko finds it
+ * with a kprobe (with IBT the probe sits after the function's ENDBR: step
+ * back to it).  Built in, kunwind is vmlinux code and takes its address.
  */
 static unsigned long find_kallsyms_lookup_name(void)
 {
-#ifdef CONFIG_KPROBES
+#ifndef MODULE
+	return (unsigned long)kallsyms_lookup_name;
+#elif defined(CONFIG_KPROBES)
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
 	unsigned long addr;
 	u32 insn;
