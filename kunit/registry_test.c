@@ -20,6 +20,10 @@
  *   - the lookup among many tables, as they come and go;
  *   - the walk counters and the debugfs files.
  *
+ * Against a built-in kunwind (CONFIG_KUNWIND=y) the vmlinux table's case
+ * and the early module's cannot apply and are not built; a case proving
+ * the ORC fallback for vmlinux's frames is built instead.
+ *
  * Tables refused on purpose are named kt_refuse_*: their one console
  * line each is expected (scripts/kunit-report.py).
  */
@@ -53,6 +57,13 @@ static void registry_own_table_registered_at_load(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.reg, KUNWIND_REG_SP);
 }
 
+/*
+ * Built in (CONFIG_KUNWIND=y) there is no vmlinux table and no module can
+ * load before kunwind: the cases that need either are left out of the
+ * build (scripts/kunit-run.sh --kernel builtin checks exactly which), and
+ * one proves the fallback instead.
+ */
+#if !IS_BUILTIN(CONFIG_KUNWIND)
 static void registry_vmlinux_table_registered(struct kunit *test)
 {
 	struct kunwind_registration *entry = kunwind_module_registration(NULL);
@@ -66,6 +77,39 @@ static void registry_vmlinux_table_registered(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.type, KUNWIND_TYPE_CALL);
 	KUNIT_EXPECT_EQ(test, r.cfa_off, 8);
 }
+#else
+/*
+ * No table for vmlinux, kunwind's own code included: the walk from here
+ * reaches vmlinux's frames by the ORC fallback, each flagged so.
+ */
+static void registry_builtin_kernel_frames_use_the_orc_fallback(struct kunit *test)
+{
+	struct kt_trace *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned int i, in_vmlinux = 0;
+	struct kunwind_rule r;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_NULL(test, kunwind_module_registration(NULL));
+	KUNIT_EXPECT_FALSE(test, kunwind_find_rule((unsigned long)msleep, &r));
+	KUNIT_EXPECT_FALSE(test, kunwind_find_rule((unsigned long)kunwind_save, &r));
+	KUNIT_ASSERT_NE(test, kunwind_sym.stext, 0ul);
+	kt_kunwind_here(t);
+	/* Frame i + 1 is reached by frame i's step. */
+	for (i = 0; i + 1 < t->n; i++) {
+		if (t->ip[i] < kunwind_sym.stext || t->ip[i] >= kunwind_sym.etext)
+			continue;
+		in_vmlinux++;
+		KUNIT_EXPECT_TRUE_MSG(test, t->flags[i + 1] & KUNWIND_FRAME_ORC,
+				      "the step out of %pS (frame %u) was not the ORC fallback's",
+				      (void *)t->ip[i], i);
+	}
+	/* kunit_try_run_case(), kunit_generic_run_threadfn_adapter(), kthread() */
+	if (in_vmlinux < 3)
+		kt_print_trace(test, "kunwind", t);
+	KUNIT_EXPECT_GE(test, in_vmlinux, 3u);
+	KUNIT_EXPECT_EQ(test, t->stop, KUNWIND_STOP_END);
+}
+#endif
 
 static void registry_init_text_found_during_init(struct kunit *test)
 {
@@ -343,6 +387,8 @@ static void registry_bad_table_refused_module_still_walked(struct kunit *test)
 
 /* ---- a module loaded before kunwind.ko ---- */
 
+#if !IS_BUILTIN(CONFIG_KUNWIND)
+
 /* The module named name, from the kernel's list (not exported). */
 static struct module *find_module_named(struct kunit *test, const char *name)
 {
@@ -418,6 +464,7 @@ static void registry_module_loaded_before_kunwind_walked_by_its_table(struct kun
 			       "the step out of kt_early_chain came from the ORC fallback");
 	KUNIT_EXPECT_EQ(test, t->stop, KUNWIND_STOP_END);
 }
+#endif
 
 /* ---- synthetic tables: refusals and lookups among many ---- */
 
@@ -860,8 +907,10 @@ static void registry_debugfs_tables_lists_registrations(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, "kunwind_test "),
 				  "kunwind_test missing in:\n%s", buf);
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, "vmlinux"),
-				  "vmlinux missing in:\n%s", buf);
+	/* Listed if registered (not built in: registry_vmlinux_table_registered) */
+	if (kunwind_module_registration(NULL))
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, "vmlinux"),
+					  "vmlinux missing in:\n%s", buf);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, ".text"));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "live"));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "looked-up segments: "));
@@ -872,14 +921,20 @@ static void registry_debugfs_tables_lists_registrations(struct kunit *test)
 
 static struct kunit_case registry_test_cases[] = {
 	KUNIT_CASE(registry_own_table_registered_at_load),
+#if !IS_BUILTIN(CONFIG_KUNWIND)
 	KUNIT_CASE(registry_vmlinux_table_registered),
+#else
+	KUNIT_CASE(registry_builtin_kernel_frames_use_the_orc_fallback),
+#endif
 	KUNIT_CASE(registry_init_text_found_during_init),
 	KUNIT_CASE(registry_helper_sections_at_same_offset_resolve_to_own_rows),
 	KUNIT_CASE(registry_helper_init_text_dropped_after_init),
 	KUNIT_CASE(registry_helper_exit_text_walked_then_table_gone),
 	KUNIT_CASE_SLOW(registry_unload_while_walks_run_on_another_cpu),
 	KUNIT_CASE(registry_bad_table_refused_module_still_walked),
+#if !IS_BUILTIN(CONFIG_KUNWIND)
 	KUNIT_CASE(registry_module_loaded_before_kunwind_walked_by_its_table),
+#endif
 	KUNIT_CASE(registry_table_over_segment_cap_refused),
 	KUNIT_CASE(registry_module_table_outside_read_only_memory_refused),
 	KUNIT_CASE(registry_overlapping_text_refused),
