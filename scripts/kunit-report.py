@@ -36,6 +36,17 @@ options, kept otherwise).  Each must have a result: a case, or for a
 KUNIT_CASE_PARAM* case at least one of its parameters.  A skipped case
 has a result (it is reported as SKIP above).
 
+With kunwind built in (scripts/kunit-run.sh --kernel builtin: CONFIG
+has CONFIG_KUNWIND=y), KUNIT_REPORT_LEFT_OUT="suite.case ..." names the
+cases the sources leave out of a build against a built-in kunwind (#if
+!IS_BUILTIN(CONFIG_KUNWIND)), and one more line is printed:
+
+  ok kunit_exactly_the_expected_cases_ran
+
+the cases that ran are those of this build, which are those built for
+kunwind.ko but the ones named (each of which is a case of the sources
+for kunwind.ko), plus any the sources add for a built-in kunwind.
+
 A second, degraded boot (kunit-run.sh: kunwind.unavailable=...) is
 reported with KUNIT_REPORT_NAME=<prefix> (default "kunit") before each
 name, KUNIT_REPORT_SUITES="suite ..." (only those suites are expected,
@@ -75,6 +86,11 @@ KUNWIND_ALLOWED = [
      "(kunwind_test_early.ko)"),
     (r"kt_refuse_[a-z_]+: table refused: .*",
      "the registry suite's deliberately bad tables (kunwind_registry)"),
+]
+# ... and with kunwind built in (CONFIG_KUNWIND=y in CONFIG):
+KUNWIND_ALLOWED_BUILTIN = [
+    (r"built in, no vmlinux table: kernel frames use the ORC fallback",
+     "built in, kunwind has no vmlinux table (Documentation/kernel.rst)"),
 ]
 
 RESULT = re.compile(r"^\s*(not )?ok \d+ (?:- )?(.*?)(?: # (\S+)\s?(.*))?$")
@@ -258,6 +274,25 @@ def expected_cases(srcdir, conf):
     return want
 
 
+def left_out_problems(srcdir, conf, want, names, left_out):
+    """What is wrong with the cases that ran (names) when left_out
+    ("suite.case") are left out of this build: [] if nothing."""
+    module_conf = dict(conf)
+    module_conf.pop("CONFIG_KUNWIND", None)	# as for kunwind.ko
+    module = {"%s.%s" % (w[0], w[1])
+              for w in expected_cases(srcdir, module_conf) if w[1]}
+    here = {"%s.%s" % (w[0], w[1]) for w in want if w[1]}
+    why = ["%s: no such case in %s/*.c" % (n, srcdir)
+           for n in left_out if n not in module]
+    why += ["%s: in this build, not left out" % n
+            for n in left_out if n in here]
+    why += ["%s: left out of this build, not listed" % n
+            for n in sorted(module - here - set(left_out))]
+    why += ["%s: ran, not a case of this build" % n for n in sorted(names)
+            if ".".join(n.split(".")[:2]) not in here]
+    return why
+
+
 def missing_cases(want, names):
     missing = []
     for suite, case, param, fname in want:
@@ -287,6 +322,8 @@ def main():
         allowed.append((re.escape(sym) + r" unavailable: .*",
                         "told to treat %s as missing" % sym))
     conf = read_config(sys.argv[6] if len(sys.argv) == 7 else None)
+    if conf.get("CONFIG_KUNWIND") == "y":
+        allowed += KUNWIND_ALLOWED_BUILTIN
     with open(console, errors="replace") as f:
         lines = f.read().splitlines()
     results = []		# (ok, name, diagnostics, skip reason or None)
@@ -332,6 +369,12 @@ def main():
            (["%d cases of %s/*.c have no result:" % (len(missing), srcdir)]
             + missing) if missing else
            ["no struct kunit_suite in %s/*.c" % srcdir])
+    left_out = os.environ.get("KUNIT_REPORT_LEFT_OUT")
+    if left_out is not None:
+        left_out = left_out.split()
+        why = left_out_problems(srcdir, conf, want, names, left_out)
+        report(not why, "exactly_the_expected_cases_ran",
+               why + ["left out: %s" % (" ".join(left_out) or "none")])
 
     # The console as a whole.
     bad = []
@@ -384,6 +427,9 @@ def main():
     print("# kunit: %d results from KTAP (%d skipped), %d expected cases "
           "from %s, %d checks failed" % (len(names), skipped, len(want),
                                          srcdir, failed))
+    if left_out is not None:
+        print("# kunit: left out of this build (built in): %s"
+              % (" ".join(left_out) or "none"))
     return 1 if failed else 0
 
 

@@ -7,6 +7,9 @@
 #	scripts/kunit-run.sh --build	build only; the last line of stdout is
 #					the directory holding kunwind.ko and
 #					kunit/*.ko (bench/kernel-bench.sh)
+#	scripts/kunit-run.sh --kernel builtin [--build]
+#					the same on the kernel with kunwind
+#					built in (see the end)
 #
 # 1. scripts/test-kernel.sh gives the test kernel's build dir (built once,
 #    cached in ~/.cache/kunwind).
@@ -38,22 +41,55 @@
 #    away (as on an IBT kernel that sealed them) and only kunwind_tracer
 #    runs (kunit.filter_glob): lines "kunit_degraded_<suite>.<case>".
 #
+# --kernel builtin (tests/builtin.test): the kernel of
+# scripts/builtin-kernel.sh, kunwind built in (CONFIG_KUNWIND=y) and the
+# suites' modules built in tree with it (lib/kunwind/kunit/*.ko, each
+# with its table); nothing is built here and no kunwind.ko is loaded.
+# The sources the report reads are the built ones (the view's
+# lib/kunwind/kunit).  Lines "builtin_kunit_<...>" and
+# "builtin_kunit_degraded_<...>", and builtin_kunit_exactly_the_expected_
+# cases_ran: every case ran but those that cannot apply to a built-in
+# kunwind, which the sources leave out of its build (#if
+# !IS_BUILTIN(CONFIG_KUNWIND)) and which are listed here (builtin_left_out):
+# no vmlinux table (registry_vmlinux_table_registered; the build has
+# registry_builtin_kernel_frames_use_the_orc_fallback instead), no module
+# loaded before kunwind (registry_module_loaded_before_kunwind_walked_
+# by_its_table).  kunwind_test_early.ko is still loaded first: the
+# tracer suite's functions are in it.  Output in build/kunit-builtin.
+#
 # Exit status 0 iff no line is "not ok".
-# Environment: KUNWIND_KUNIT_OUT (default build/kunit), KUNWIND_KUNIT_TIMEOUT
+# Environment: KUNWIND_KUNIT_OUT (default build/kunit, with --kernel
+# builtin build/kunit-builtin), KUNWIND_KUNIT_TIMEOUT
 # (QEMU, seconds, default 600), KUNWIND_JOBS (make -j).  One run at a time
 # per output directory (flock).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-out=${KUNWIND_KUNIT_OUT:-$root/build/kunit}
 timeout=${KUNWIND_KUNIT_TIMEOUT:-600}
 jobs=${KUNWIND_JOBS:-$(nproc)}
 build_only=0
-[ "${1:-}" = --build ] && build_only=1
+kernel="test"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build) build_only=1; shift ;;
+	--kernel) kernel=${2:-}; shift 2 || break ;;
+	*) kernel="?$1"; break ;;
+	esac
+done
+# The report's names: kunit_<...> on the test kernel.
+name=kunit
+[ "$kernel" = builtin ] && name=builtin_kunit
+builtin_left_out="kunwind_registry.registry_vmlinux_table_registered
+	kunwind_registry.registry_module_loaded_before_kunwind_walked_by_its_table"
 
 say() { echo "# kunit-run: $*"; }
-die() { echo "not ok kunit_run: $*"; exit 1; }
+die() { echo "not ok ${name}_run: $*"; exit 1; }
+case "$kernel" in
+test) out=${KUNWIND_KUNIT_OUT:-$root/build/kunit} ;;
+builtin) out=${KUNWIND_KUNIT_OUT:-$root/build/kunit-builtin} ;;
+*) die "usage: $0 [--kernel test|builtin] [--build]" ;;
+esac
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -62,56 +98,88 @@ exec 8>"$out/lock"
 flock 8
 
 t0=$(now)
-kdir=$("$here/test-kernel.sh" | tail -n1) || die "no test kernel (scripts/test-kernel.sh failed)"
+if [ "$kernel" = builtin ]; then
+	kdir=$("$here/builtin-kernel.sh" | tail -n1) ||
+		die "no kernel with kunwind built in (scripts/builtin-kernel.sh failed)"
+else
+	kdir=$("$here/test-kernel.sh" | tail -n1) ||
+		die "no test kernel (scripts/test-kernel.sh failed)"
+fi
 [ -f "$kdir/vmlinux" ] && [ -f "$kdir/arch/x86/boot/bzImage" ] ||
-	die "test kernel build dir $kdir lacks vmlinux or bzImage"
+	die "$kernel kernel build dir $kdir lacks vmlinux or bzImage"
 ksrc=$(readlink -f "$kdir/source")
 kunitpy=$ksrc/tools/testing/kunit/kunit.py
 [ -f "$kunitpy" ] || die "no $kunitpy"
 
-# The host generator, built by the top Makefile.
-make -s -C "$root" build/kunwind-gen >&2 || die "make build/kunwind-gen failed"
-gen=$root/build/kunwind-gen
-
-# Mirror the sources; keep the build products of the last run (--delete
-# does not touch excluded files) so that an unchanged tree rebuilds nothing.
-# By content (--checksum), and a copied file gets the time of the copy,
-# not of its source (no -t): an object built from an older copy that is
-# newer than the source's edit must not look up to date.
-mkdir -p "$out/src"
-(cd "$root" && rsync -rlpD --checksum --relative --delete \
-	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-	--exclude='.*.cmd' --exclude='*.kunwind' --exclude='*.a' \
-	--exclude='modules.order' --exclude='Module.symvers' \
-	--exclude='vmlinux-info.h' --exclude='*.tmp' --exclude='.tmp*' \
-	./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./kunit \
-	$(test -d sample && echo ./sample) "$out/src/") ||
-	die "rsync of the sources failed"
-
-log=$out/build.log
-: >"$log"
-kmake() {
-	echo "+ make -C $kdir $*" >>"$log"
-	make -C "$kdir" -j"$jobs" KUNWIND_GEN="$gen" "$@" >>"$log" 2>&1
+# The suites' modules: mods has kunit/*.ko, kunwind_ko is kunwind.ko (none
+# built in), kunit_src the sources the report reads, built what --build
+# prints.
+modules_builtin() {
+	# Built with the kernel, from the view's copy of this tree.
+	built=$kdir/lib/kunwind/kunit
+	mods=$built
+	kunit_src=$ksrc/lib/kunwind/kunit
+	kunwind_ko=
+	for m in kunwind_test kunwind_test_helper kunwind_test_badtable \
+		 kunwind_test_early; do
+		[ -f "$mods/$m.ko" ] || die "no $mods/$m.ko"
+	done
+	say "kernel and modules, kunwind built in, in $(secs "$t0" "$(now)") s ($kdir)"
 }
-if ! kmake M="$out/src" KUNWIND_VMLINUX="$kdir/vmlinux" modules ||
-   ! kmake M="$out/src/kunit" \
-	KBUILD_EXTRA_SYMBOLS="$out/src/Module.symvers" modules; then
-	tail -n 40 "$log" | sed 's/^/# /'
-	die "module build failed (log: $log)"
-fi
-grep -E 'warning:|WARNING:' "$log" | sort -u | sed 's/^/# build: /' || true
-t1=$(now)
-say "modules built in $(secs "$t0" "$t1") s (log: $log)"
 
+modules_test() {
+	# The host generator, built by the top Makefile.
+	make -s -C "$root" build/kunwind-gen >&2 || die "make build/kunwind-gen failed"
+	gen=$root/build/kunwind-gen
+
+	# Mirror the sources; keep the build products of the last run (--delete
+	# does not touch excluded files) so that an unchanged tree rebuilds nothing.
+	# By content (--checksum), and a copied file gets the time of the copy,
+	# not of its source (no -t): an object built from an older copy that is
+	# newer than the source's edit must not look up to date.
+	mkdir -p "$out/src"
+	(cd "$root" && rsync -rlpD --checksum --relative --delete \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude='.*.cmd' --exclude='*.kunwind' --exclude='*.a' \
+		--exclude='modules.order' --exclude='Module.symvers' \
+		--exclude='vmlinux-info.h' --exclude='*.tmp' --exclude='.tmp*' \
+		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./kunit \
+		$(test -d sample && echo ./sample) "$out/src/") ||
+		die "rsync of the sources failed"
+
+	log=$out/build.log
+	: >"$log"
+	kmake() {
+		echo "+ make -C $kdir $*" >>"$log"
+		make -C "$kdir" -j"$jobs" KUNWIND_GEN="$gen" "$@" >>"$log" 2>&1
+	}
+	if ! kmake M="$out/src" KUNWIND_VMLINUX="$kdir/vmlinux" modules ||
+	   ! kmake M="$out/src/kunit" \
+		KBUILD_EXTRA_SYMBOLS="$out/src/Module.symvers" modules; then
+		tail -n 40 "$log" | sed 's/^/# /'
+		die "module build failed (log: $log)"
+	fi
+	grep -E 'warning:|WARNING:' "$log" | sort -u | sed 's/^/# build: /' || true
+	say "modules built in $(secs "$t0" "$(now)") s (log: $log)"
+	built=$out/src
+	mods=$out/src/kunit
+	kunit_src=$out/src/kunit
+	kunwind_ko=$out/src/kunwind.ko
+}
+
+case "$kernel" in
+builtin) modules_builtin ;;
+*) modules_test ;;
+esac
 if [ "$build_only" = 1 ]; then
-	echo "$out/src"
+	echo "$built"
 	exit 0
 fi
+t1=$(now)
 
 # The bad table: the copy's .kunwind magic becomes "BAD!".
 mkdir -p "$out/bad"
-python3 - "$out/src/kunit/kunwind_test_badtable.ko" \
+python3 - "$mods/kunwind_test_badtable.ko" \
 	"$out/bad/kunwind_test_badtable.ko" <<'EOF' || die "could not corrupt the bad table"
 import struct, sys
 data = bytearray(open(sys.argv[1], 'rb').read())
@@ -135,7 +203,7 @@ EOF
 # loads), kunwind.ko, graph-setup.sh (with kunwind_test_early.ko: the
 # function_graph tracer on its kt_traced_* functions), kunwind_test.ko
 # (its suites run at insmod); the helper modules go to /lib/kunwind.
-early=$out/src/kunit/kunwind_test_early.ko
+early=$mods/kunwind_test_early.ko
 graph=
 if [ -f "$early" ]; then
 	graph=$out/graph-setup.sh
@@ -164,9 +232,9 @@ echo "graph-setup: current_tracer: function_graph"
 EOF
 fi
 "$here/mkinitramfs.sh" "$out/initramfs.cpio.gz" \
-	${graph:+"$early"} "$out/src/kunwind.ko" ${graph:+"$graph"} \
-	"$out/src/kunit/kunwind_test.ko" \
-	"$out/src/kunit/kunwind_test_helper.ko:/lib/kunwind/kunwind_test_helper.ko" \
+	${graph:+"$early"} ${kunwind_ko:+"$kunwind_ko"} ${graph:+"$graph"} \
+	"$mods/kunwind_test.ko" \
+	"$mods/kunwind_test_helper.ko:/lib/kunwind/kunwind_test_helper.ko" \
 	"$out/bad/kunwind_test_badtable.ko:/lib/kunwind/kunwind_test_badtable.ko" \
 	>&2 || die "mkinitramfs failed"
 
@@ -181,8 +249,14 @@ t2=$(now)
 say "QEMU boot and tests in $(secs "$t1" "$t2") s, exit $qrc (console: $console)"
 
 rc=0
-python3 "$here/kunit-report.py" "$console" "$kunitpy" "$out" "$qrc" \
-	"$out/src/kunit" "$kdir/.config" || rc=1
+if [ "$kernel" = builtin ]; then
+	KUNIT_REPORT_LEFT_OUT=$(printf '%s\n' "$builtin_left_out" | xargs)
+	export KUNIT_REPORT_LEFT_OUT
+fi
+KUNIT_REPORT_NAME=$name \
+	python3 "$here/kunit-report.py" "$console" "$kunitpy" "$out" "$qrc" \
+	"$kunit_src" "$kdir/.config" || rc=1
+unset KUNIT_REPORT_LEFT_OUT
 
 # The degraded boot: kunwind.ko told that the tracers' helpers cannot be
 # called (as where IBT sealed them); the tracer suite must then see ORC
@@ -199,8 +273,8 @@ set +e
 qrc=$?
 set -e
 say "degraded boot (kunwind.unavailable=$unavailable): exit $qrc (console: $degraded/console.log)"
-KUNIT_REPORT_NAME=kunit_degraded KUNIT_REPORT_SUITES=kunwind_tracer \
+KUNIT_REPORT_NAME=${name}_degraded KUNIT_REPORT_SUITES=kunwind_tracer \
 KUNIT_REPORT_UNAVAILABLE="$unavailable" \
 	python3 "$here/kunit-report.py" "$degraded/console.log" "$kunitpy" \
-	"$degraded" "$qrc" "$out/src/kunit" "$kdir/.config" || rc=1
+	"$degraded" "$qrc" "$kunit_src" "$kdir/.config" || rc=1
 exit $rc
