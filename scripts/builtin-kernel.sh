@@ -1,0 +1,192 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the 6.12 test kernel with kunwind built in (CONFIG_KUNWIND=y) and
+# its KUnit suites as modules, from this tree, and print its build
+# directory on the last line of stdout:
+#
+#	KDIR=$(scripts/builtin-kernel.sh | tail -n1) || exit
+#	qemu: $KDIR/arch/x86/boot/bzImage    suites: $KDIR/lib/kunwind/kunit/*.ko
+#
+# 1. The source: the test kernel's (scripts/test-kernel.sh unpacks it once
+#    and builds the default test kernel, which `make check` needs anyway).
+# 2. A view of it, $KUNWIND_CACHE/builtin-src-<version>: `cp -al` (hard
+#    links: inodes only), with real copies of lib/Kconfig and lib/Makefile
+#    given 'source "lib/kunwind/Kconfig"' and 'obj-y += kunwind/', as the
+#    Kbuild header says (tests/kbuild.test makes its view the same way).
+#    Remade only when the cached source is another unpack.
+# 3. This tree mirrored into the view's lib/kunwind on every run, by
+#    content (a changed file gets the time of the copy), so that make
+#    rebuilds what changed and nothing else.
+# 4. The build directory, $KUNWIND_CACHE/build-builtin-<version>-<hash>,
+#    keyed like the test kernel's on the config (the hash covers the
+#    composed fragment's settings and the compiler), not on kunwind's
+#    sources, which change all the time: they are rebuilt incrementally.
+#    The fragment is test-kernel.config with test-kernel-builtin.config on
+#    top (a line there replaces the base's line of the same option),
+#    composed into the build directory; configured once (base, merge,
+#    olddefconfig), every option of the fragment checked on every run.
+# 5. make W=1 all (vmlinux, bzImage, the modules: kunit/*.ko in tree,
+#    with their tables).  W=1 for the whole kernel, so that kunwind's
+#    objects are compiled with it as built in: the kernel's own W=1
+#    warnings are ignored; every line on stderr that names kunwind goes to
+#    $KDIR/kunwind-warnings (empty: none), and if there is one the objects
+#    of lib/kunwind are removed, so that the next run compiles them again
+#    and says so again.  Never skipped: a cold cache builds it all.  When
+#    the mirror changed nothing since a build that completed without such
+#    a line, make is not even run.
+#
+# One flock per cache ($KUNWIND_CACHE/builtin.lock).  Messages go to
+# stderr; the log is $KDIR/build.log (one "+ make" section a run, then the
+# run's wall and CPU time).  Exit status 1 on a failed build.
+#
+# Environment: KUNWIND_CACHE (default $HOME/.cache/kunwind), KUNWIND_JOBS
+# (make -j, default: number of CPUs).
+#
+# Measured on the 2-CPU machine at -j2 while another test run kept the
+# load at ~5 (2026-11-24): cold (view, config, the whole kernel, the
+# default test kernel cached) 16 min 16 s; tree unchanged 0.3 s (make not
+# run); a file of kunit/ changed 10 s; a file of unwind/linux changed 16 s
+# (vmlinux linked again, with kallsyms' three links).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
+jobs=${KUNWIND_JOBS:-$(nproc)}
+
+say() { echo "builtin-kernel: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+kdir=$("$here/test-kernel.sh" | tail -n1) ||
+	die "no test kernel source (scripts/test-kernel.sh failed)"
+ksrc=$(readlink -f "$kdir/source")
+ver=$(basename "$ksrc")
+ver=${ver#src-}
+
+mkdir -p "$cache"
+exec 9>"$cache/builtin.lock"
+if ! flock -n 9; then
+	say "waiting for another build (lock $cache/builtin.lock)"
+	flock 9
+fi
+
+# ---- the fragment ----------------------------------------------------------
+
+base=$here/test-kernel.config
+extra=$here/test-kernel-builtin.config
+composed=$(mktemp)
+trap 'rm -f "$composed"' EXIT
+# The option a fragment line sets or unsets, or nothing.
+opt_awk='function opt(l) {
+	if (match(l, /^CONFIG_[A-Za-z0-9_]+=/)) return substr(l, 1, RLENGTH - 1)
+	if (l ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) return substr(l, 3, index(l, " is") - 3)
+	return "" }'
+{
+	echo "# Composed by scripts/builtin-kernel.sh from test-kernel.config" \
+		"and test-kernel-builtin.config."
+	awk "$opt_awk"'
+		FNR == NR { if (opt($0) != "") mine[opt($0)] = 1; next }
+		!(opt($0) in mine)' "$extra" "$base"
+	cat "$extra"
+} >"$composed"
+hash=$({
+	grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$composed"
+	gcc --version | head -n1
+} | sha256sum | cut -c1-12)
+build=$cache/build-builtin-$ver-$hash
+log=$build/build.log
+mkdir -p "$build"
+cp "$composed" "$build/kunwind.config"
+
+# ---- the view --------------------------------------------------------------
+
+view=$cache/builtin-src-$ver
+key="$ksrc $(stat -c %i.%Y "$ksrc/.kunwind-unpacked")"
+if [ "$(cat "$view/.kunwind-view" 2>/dev/null)" != "$key" ]; then
+	say "making the source view $view"
+	rm -rf "$view" "$view.tmp"
+	cp -al "$ksrc" "$view.tmp"
+	for f in lib/Kconfig lib/Makefile; do
+		rm "$view.tmp/$f"
+		cp -p "$ksrc/$f" "$view.tmp/$f"
+	done
+	echo 'source "lib/kunwind/Kconfig"' >>"$view.tmp/lib/Kconfig"
+	echo 'obj-y += kunwind/' >>"$view.tmp/lib/Makefile"
+	echo "$key" >"$view.tmp/.kunwind-view"
+	mv "$view.tmp" "$view"
+fi
+# This tree's sources, not its build products (.gitignore) nor build/.
+# Nothing changed since a complete build: nothing to do.
+mkdir -p "$view/lib/kunwind"
+changed=$(rsync -rlpD --checksum --delete --itemize-changes --exclude=/.git \
+	--exclude=/build --filter=':- .gitignore' "$top/" "$view/lib/kunwind/") ||
+	die "rsync of the tree into $view/lib/kunwind failed"
+if [ -z "$changed" ] && [ -f "$build/.kunwind-done" ]; then
+	echo "$build"
+	exit 0
+fi
+rm -f "$build/.kunwind-done"
+
+# ---- configure, build ------------------------------------------------------
+
+echo "+ $(date -u '+%F %T') run" >>"$log"
+kmake() {
+	echo "+ make $*" >>"$log"
+	make -C "$view" O="$build" "$@" >>"$log" 2>>"$build/stderr"
+}
+: >"$build/stderr"
+fail() {
+	say "$1 failed; the last 20 lines of $log and of its stderr:"
+	tail -n 20 "$log" >&2
+	tail -n 20 "$build/stderr" >&2
+	exit 1
+}
+start=$(date +%s)
+if [ ! -f "$build/.kunwind-config" ]; then
+	say "configuring $build"
+	kfrag_base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$composed" | head -n1)
+	[ -n "$kfrag_base" ] || die "$base: no '# base:' line"
+	kmake "$kfrag_base" || fail "make $kfrag_base"
+	"$view/scripts/kconfig/merge_config.sh" -m -O "$build" \
+		"$build/.config" "$composed" >>"$log" 2>&1 || fail merge_config
+	kmake olddefconfig || fail "make olddefconfig"
+	touch "$build/.kunwind-config"
+fi
+say "building in $build (log: $log)"
+kmake -j"$jobs" W=1 all || fail "make W=1 all"
+
+# Every option of the fragment, after Kconfig (also after a Kconfig file
+# of this tree changed, which makes the build run syncconfig again).
+bad=
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*) grep -qxF -- "$line" "$build/.config" || bad="$bad $line" ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }
+		opt=${opt%% *}
+		! grep -q "^$opt=" "$build/.config" || bad="$bad $opt=n" ;;
+	esac
+done <"$composed"
+[ -z "$bad" ] || die "not in $build/.config after Kconfig:$bad"
+[ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$build/vmlinux" ] ||
+	fail "bzImage or vmlinux"
+
+# kunwind's warnings, from the compiler, modpost or kunwind-gen (the
+# paths made relative first: the cache's own path says kunwind).
+sed "s|$view/||g; s|$build/||g" "$build/stderr" | grep -i kunwind \
+	>"$build/kunwind-warnings" || true
+if [ -s "$build/kunwind-warnings" ]; then
+	say "$(wc -l <"$build/kunwind-warnings") lines on stderr name kunwind" \
+		"($build/kunwind-warnings); lib/kunwind will be compiled again"
+	find "$build/lib/kunwind" -name '*.o' -delete
+else
+	touch "$build/.kunwind-done"
+fi
+end=$(date +%s)
+times >"$build/.times"
+echo "build: $(cat "$build/include/config/kernel.release") in" \
+	"$((end - start)) s at -j$jobs; cpu user/sys $(tail -n1 "$build/.times")" \
+	>>"$log"
+say "built in $((end - start)) s"
+echo "$build"
