@@ -535,7 +535,8 @@ extern struct kunwind_syms kunwind_sym;
 
 void kunwind_symbols_init(void);
 /**
- * kunwind_lookup_name() - kallsyms_lookup_name(), which is not exported.
+ * kunwind_lookup_name() - kallsyms_lookup_name(), which is not exported
+ * (nor is this: kunwind's own use only).
  * @name: a symbol
  *
  * Context: Process context.

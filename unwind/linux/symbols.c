@@ -139,7 +139,6 @@ unsigned long kunwind_lookup_name(const char *name)
 	return kunwind_sym.kallsyms_lookup_name ?
 	       kunwind_sym.kallsyms_lookup_name(name) : 0;
 }
-EXPORT_SYMBOL_GPL(kunwind_lookup_name);
 
 /*
  * [*start, *end) of the function at addr, its size from kallsyms ("+0x0/
