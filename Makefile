@@ -86,7 +86,7 @@ demo: deps
 # that a later commit's package upgrades an earlier one.  MAKEFLAGS is
 # not passed on: this make's O= is not debian/rules' business.
 DEB_FILES := Kbuild Kconfig Makefile COPYING LICENSE gen unwind \
-	scripts/kunwind.mk scripts/initramfs debian
+	scripts/kunwind.mk scripts/dkms-post-install scripts/initramfs debian
 
 deb:
 	@APT_WHO=deb; . scripts/apt.sh && apt_need debhelper dh-dkms dkms dpkg-dev
