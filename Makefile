@@ -82,8 +82,10 @@ demo: deps
 # $(O)/deb/src, of the files the package takes (those git lists, tracked
 # or not yet, never ignored ones: no build output), so nothing is written
 # to the tree.  The version is debian/changelog's plus +git<commit
-# time>.<commit> (uncommitted changes go in under the commit's name), so
-# that a later commit's package upgrades an earlier one.  MAKEFLAGS is
+# time>.<commit>, and .dirty<UTC time> when the package's files have
+# uncommitted changes, so that a later commit's package, or a rebuild
+# after an edit, upgrades an earlier one (apt would otherwise keep the
+# installed package of the same version).  MAKEFLAGS is
 # not passed on: this make's O= is not debian/rules' business.
 DEB_FILES := Kbuild Kconfig Makefile COPYING LICENSE gen unwind \
 	scripts/kunwind.mk scripts/dkms-post-install scripts/initramfs debian
@@ -94,7 +96,9 @@ deb:
 	git ls-files -z -c -o --exclude-standard -- $(DEB_FILES) | \
 		xargs -0 cp -p --parents -t $(O)/deb/src
 	sed -i "1s/(\([^)]*\))/(\1+git$$(TZ=UTC0 git log -1 --format=%cd \
-		--date=format-local:%Y%m%d%H%M%S).$$(git log -1 --format=%h))/" \
+		--date=format-local:%Y%m%d%H%M%S).$$(git log -1 --format=%h)$$( \
+		test -z "$$(git status --porcelain -- $(DEB_FILES))" || \
+		date -u +.dirty%Y%m%d%H%M%S))/" \
 		$(O)/deb/src/debian/changelog
 	cd $(O)/deb/src && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 		dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
