@@ -29,7 +29,10 @@
 # console=ttyS0 panic=-1, -no-reboot) gets a virtio disk, an e1000 NIC and
 # an xHCI controller with a USB keyboard, so that udev loads modules.
 #
-# Checks, one "ok NAME" / "not ok NAME" line each; exit 1 if any failed:
+# Checks, one "ok NAME_<major>_<minor>" / "not ok ..." line each, NAME as
+# below and the suffix RELEASE's series (initramfs_boot_6_12 for
+# 6.12.117+deb12-amd64), so that the runs for two kernels have names of
+# their own; exit 1 if any failed:
 #   initramfs_has_kunwind        lsinitramfs: the initramfs holds the
 #                                kunwind.ko modprobe finds for RELEASE
 #                                (same path) and scripts/init-top/kunwind
@@ -118,9 +121,10 @@ flock 8
 
 t0=$(date +%s.%N)
 failed=0
-ok() { echo "ok $1"; }
+tag=$(echo "$rel" | sed -n 's/^\([0-9]*\)\.\([0-9]*\)[.-].*/_\1_\2/p')
+ok() { echo "ok $1$tag"; }
 notok() {
-	local name=$1
+	local name=$1$tag
 	shift
 	echo "not ok $name"
 	printf '#   %s\n' "$@"
