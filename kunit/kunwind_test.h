@@ -62,6 +62,7 @@ long kt_traced_3(kt_early_fn fn, void *arg);
 #ifndef KT_HELPER
 
 #include <kunit/test.h>
+#include <linux/module.h>
 #include "unwind/kunwind.h"
 
 /*
@@ -155,18 +156,56 @@ struct hrtimer;
 struct pt_regs *kt_irq_regs_in(struct hrtimer *t, const char *fn, int *tries,
 			       int *ret);
 
+/* ---- oracle.c ---- */
+
+/*
+ * What the tables say of an address, found without kunwind's registry:
+ * vmlinux's from the table file, a module's from its own .kunwind
+ * section (see oracle.c).
+ */
+enum kt_cover {
+	KT_COVER_ROW,		/* a row kunwind follows */
+	KT_COVER_NOT_FOLLOWED,	/* a row of rule UNDEFINED or UNSUPPORTED */
+	KT_COVER_GAP,		/* a table covers the text, its row is NONE */
+	KT_COVER_NO_TABLE,	/* no table describes that text */
+	KT_COVER_UNKNOWN,	/* the oracle could not read what it needs */
+	KT_COVER_NR
+};
+
+struct kt_cover_info {
+	char table[MODULE_NAME_LEN];	/* "vmlinux" or the module's name */
+	const char *seg;		/* the segment's section name, or NULL */
+	struct kunwind_rule rule;	/* the row's rule, if a segment holds it */
+	const char *why;		/* NO_TABLE, UNKNOWN: why */
+};
+
+enum kt_cover kt_cover(unsigned long addr, struct kt_cover_info *ci);
+const char *kt_cover_str(enum kt_cover c);
+/* Frees the vmlinux table read by the first kt_cover(). */
+void kt_cover_release(void);
+
 /*
  * How many compared frames were checked, how many came from the ORC
- * fallback and why: no row for the caller's address (or a gap row), a
- * row kunwind does not follow (undefined, unsupported), or a row whose step failed
- * at run time (its CFA left the stack: CFI wrong for the running code).
+ * fallback, and for each of those what the oracle says of the address
+ * its step was from (cover[]) and, for a tracer's trampoline undone by
+ * ORC, orc_tracer; a fallback step where the oracle finds a row kunwind
+ * follows, or cannot tell, fails the comparison.
  */
 struct kt_compare_stats {
 	unsigned long frames, orc_frames, differences;
-	unsigned long orc_no_row, orc_not_followed, orc_step_failed;
+	unsigned long table_steps;	/* compared frames stepped to by tables */
+	unsigned long cover[KT_COVER_NR];
 	unsigned long orc_tracer;
 };
 extern struct kt_compare_stats kt_stats;
+
+/*
+ * The .init and .exit of the suites that compare with ORC: each case
+ * prints the steps it compared, by tables and by the ORC fallback, and
+ * the fallback's by reason.
+ */
+int kt_steps_init(struct kunit *test);
+void kt_steps_exit(struct kunit *test);
 
 /* ---- asm_frames.S (asm_test.c) ---- */
 

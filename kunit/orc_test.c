@@ -224,16 +224,17 @@ static void orc_walk_from_module_function_equals_orc(struct kunit *test)
 	 * interpret ("unsupported"): proven here, not assumed.
 	 */
 	for (i = 0; i + 1 < p->kun.n; i++) {
-		struct kunwind_rule r;
+		struct kt_cover_info ci;
 		bool in_this = within_module(p->kun.ip[i], THIS_MODULE);
 
 		if (!in_this || !(p->kun.flags[i + 1] & KUNWIND_FRAME_ORC))
 			continue;
 		orc_steps++;
+		/* The table's row, read from this module's own section. */
 		KUNIT_EXPECT_TRUE_MSG(test,
 				      c->shape == DRAP &&
-				      kunwind_find_rule(p->kun.ip[i] - 1, &r) &&
-				      r.type == KUNWIND_TYPE_UNSUPPORTED,
+				      kt_cover(p->kun.ip[i] - 1, &ci) == KT_COVER_NOT_FOLLOWED &&
+				      ci.rule.type == KUNWIND_TYPE_UNSUPPORTED,
 				      "%pS: the step to its caller came from ORC, its row is not unsupported",
 				      (void *)p->kun.ip[i]);
 	}
@@ -596,11 +597,16 @@ static void orc_walk_refuses_running_task(struct kunit *test)
 
 static void orc_comparison_summary(struct kunit *test)
 {
-	kunit_info(test, "compared %lu frames, %lu traces differed; %lu frames by the ORC fallback: %lu without a row, %lu after a row kunwind does not follow, %lu after a row whose step failed\n",
+	const unsigned long *c = kt_stats.cover;
+
+	kunit_info(test, "compared %lu frames, %lu traces differed; %lu frames by the ORC fallback, by what the tables (read without the registry) say of the address stepped from: no table %lu, no row %lu, a row kunwind does not follow %lu, a row kunwind follows %lu, unknown %lu; %lu of them a tracer's trampoline undone by ORC\n",
 		   kt_stats.frames, kt_stats.differences, kt_stats.orc_frames,
-		   kt_stats.orc_no_row, kt_stats.orc_not_followed,
-		   kt_stats.orc_step_failed);
+		   c[KT_COVER_NO_TABLE], c[KT_COVER_GAP],
+		   c[KT_COVER_NOT_FOLLOWED], c[KT_COVER_ROW],
+		   c[KT_COVER_UNKNOWN], kt_stats.orc_tracer);
 	KUNIT_EXPECT_GT(test, kt_stats.frames, 100ul);
+	/* Each one failed its own case already; here for the record. */
+	KUNIT_EXPECT_EQ(test, c[KT_COVER_ROW] + c[KT_COVER_UNKNOWN], 0ul);
 }
 
 static struct kunit_case orc_test_cases[] = {
@@ -617,6 +623,8 @@ static struct kunit_case orc_test_cases[] = {
 
 static struct kunit_suite orc_test_suite = {
 	.name = "kunwind_orc",
+	.init = kt_steps_init,
+	.exit = kt_steps_exit,
 	.test_cases = orc_test_cases,
 };
 

@@ -946,6 +946,8 @@ static struct kunit_case registry_test_cases[] = {
 
 static struct kunit_suite registry_test_suite = {
 	.name = "kunwind_registry",
+	.init = kt_steps_init,
+	.exit = kt_steps_exit,
 	.test_cases = registry_test_cases,
 };
 

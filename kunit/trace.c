@@ -17,9 +17,11 @@
  *     a runtime-patched site where the CFI no longer fits the code and
  *     the step leaves the stack) is a step of the ORC fallback, flagged
  *     KUNWIND_FRAME_ORC: it must still equal ORC's frame exactly, like
- *     every other frame.  Its reason is established from the table (no
- *     row; a row kunwind does not follow; a row whose step failed), logged
- *     with the function, and counted.
+ *     every other frame.  Whether the step was allowed to fall back is
+ *     decided from the tables read without the registry the walk used
+ *     (oracle.c): no table, no row, a row kunwind does not follow are
+ *     allowed, logged with the function and counted; a row kunwind
+ *     follows fails (orc_reason()).
  *
  * Anything else that differs fails the test and prints both traces.
  */
@@ -242,44 +244,60 @@ static bool same_function(unsigned long a, unsigned long b)
 }
 
 /*
- * Why frame i came from the ORC fallback: what the table says of i - 1.
- * Allowed: no row (entry assembly, code without CFI), a row kunwind does
- * not follow (undefined, unsupported), and a tracer's trampoline whose
- * undoing was left to ORC (kunwind.unavailable=); those are counted and
- * listed.  A row that exists
- * and whose step failed is not: that frame would be ORC compared with
- * ORC, proving nothing about the table.  Returns false for it.
+ * Frame i came from the ORC fallback: is that allowed?  What decides is
+ * the oracle (oracle.c), which finds the table of the address that step
+ * was from (frame i - 1's; a return address minus one) without the
+ * registry the walk looked it up in.  Allowed, counted and logged: no
+ * table describes that text (code no table covers: BPF, ftrace's
+ * trampolines, a module without the opt-in, vmlinux without its table),
+ * its table has no row there (a gap: entry assembly, code without CFI),
+ * a row kunwind does not follow (undefined, unsupported: a DRAP
+ * prologue's CFA expression), and a tracer's trampoline whose undoing
+ * was left to ORC (kunwind.unavailable=).  Not allowed: a row kunwind
+ * follows (the walk should have stepped by it; a fallback there is
+ * ORC compared with ORC, proving nothing about the table), or an oracle
+ * that cannot tell.  Returns false for those.
  */
 static bool orc_reason(struct kunit *test, const char *what,
 		       const struct kt_trace *kun, unsigned int i)
 {
 	unsigned long addr = kun->ip[i - 1];
-	struct kunwind_rule r;
-	const char *why;
+	struct kt_cover_info ci;
+	const char *detail;
+	enum kt_cover c;
 
 	if (!(kun->flags[i - 1] & KUNWIND_FRAME_REGS))
 		addr--;
+	c = kt_cover(addr, &ci);
 	kt_stats.orc_frames++;
-	/* A gap between FDEs is a row of rule NONE (format.h). */
-	if (!kunwind_find_rule(addr, &r) || r.type == KUNWIND_TYPE_NONE) {
-		kt_stats.orc_no_row++;
-		why = "no table row";
-	} else if (kun->flags[i] & KUNWIND_FRAME_RECOVERED) {
-		kt_stats.orc_tracer++;
-		why = "a tracer's trampoline, undone by ORC";
-	} else if (r.type == KUNWIND_TYPE_UNDEFINED ||
-		   r.type == KUNWIND_TYPE_UNSUPPORTED) {
-		kt_stats.orc_not_followed++;
-		why = r.type == KUNWIND_TYPE_UNSUPPORTED ? "its row is unsupported" :
-							    "its row is undefined";
-	} else {
-		kt_stats.orc_step_failed++;
-		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback after %pS, whose table row's step failed",
-			   what, i, (void *)kun->ip[i - 1]);
+	if (c == KT_COVER_UNKNOWN) {
+		kt_stats.cover[c]++;
+		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback after %pS: the oracle cannot tell which table describes it: %s: %s",
+			   what, i, (void *)kun->ip[i - 1], ci.table, ci.why);
 		return false;
 	}
-	kunit_info(test, "%s: frame %u by the ORC fallback after %pS: %s\n",
-		   what, i, (void *)kun->ip[i - 1], why);
+	if (kun->flags[i] & KUNWIND_FRAME_RECOVERED) {
+		kt_stats.orc_tracer++;
+		kunit_info(test, "%s: frame %u by the ORC fallback after %pS: a tracer's trampoline, undone by ORC (%s: %s)\n",
+			   what, i, (void *)kun->ip[i - 1], ci.table,
+			   kt_cover_str(c));
+		return true;
+	}
+	kt_stats.cover[c]++;
+	if (c == KT_COVER_ROW) {
+		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback after %pS, where %s's table (%s) has a row kunwind follows (type %u, reg %u, cfa %d)",
+			   what, i, (void *)kun->ip[i - 1], ci.table, ci.seg,
+			   ci.rule.type, ci.rule.reg, ci.rule.cfa_off);
+		return false;
+	}
+	if (c == KT_COVER_NOT_FOLLOWED)
+		detail = ci.rule.type == KUNWIND_TYPE_UNSUPPORTED ? "unsupported" :
+								    "undefined";
+	else
+		detail = c == KT_COVER_NO_TABLE ? ci.why : ci.seg;
+	kunit_info(test, "%s: frame %u by the ORC fallback after %pS: %s (%s: %s)\n",
+		   what, i, (void *)kun->ip[i - 1], kt_cover_str(c), ci.table,
+		   detail);
 	return true;
 }
 
@@ -298,6 +316,8 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 			     same_function(kun->ip[i], orc->ip[i]));
 
 		kt_stats.frames++;
+		if (i && !(kun->flags[i] & KUNWIND_FRAME_ORC))
+			kt_stats.table_steps++;
 		if (i && (kun->flags[i] & KUNWIND_FRAME_ORC) &&
 		    !orc_reason(test, what, kun, i))
 			bad++;
@@ -331,4 +351,28 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 		kt_print_trace(test, "ORC", orc);
 	}
 	return n;
+}
+
+/* kt_stats when the current case began (cases run one at a time). */
+static struct kt_compare_stats kt_case_start;
+
+int kt_steps_init(struct kunit *test)
+{
+	kt_case_start = kt_stats;
+	return 0;
+}
+
+void kt_steps_exit(struct kunit *test)
+{
+	const struct kt_compare_stats *a = &kt_case_start, *b = &kt_stats;
+
+#define KT_D(f)	(b->f - a->f)
+	if (!KT_D(frames))
+		return;
+	kunit_info(test, "steps compared: %lu by tables, %lu by the ORC fallback (no table %lu, no row %lu, a row kunwind does not follow %lu, a row kunwind follows %lu, unknown %lu, a tracer's trampoline %lu)\n",
+		   KT_D(table_steps), KT_D(orc_frames),
+		   KT_D(cover[KT_COVER_NO_TABLE]), KT_D(cover[KT_COVER_GAP]),
+		   KT_D(cover[KT_COVER_NOT_FOLLOWED]), KT_D(cover[KT_COVER_ROW]),
+		   KT_D(cover[KT_COVER_UNKNOWN]), KT_D(orc_tracer));
+#undef KT_D
 }

@@ -385,6 +385,8 @@ static struct kunit_case tracer_test_cases[] = {
 
 static struct kunit_suite tracer_test_suite = {
 	.name = "kunwind_tracer",
+	.init = kt_steps_init,
+	.exit = kt_steps_exit,
 	.test_cases = tracer_test_cases,
 };
 
