@@ -64,6 +64,7 @@ long kt_traced_3(kt_early_fn fn, void *arg);
 #include <kunit/test.h>
 #include <linux/module.h>
 #include "unwind/kunwind.h"
+#include "unwind/linux/kunwind_api.h"
 
 /*
  * The kernel's side of unwind/test/scenarios.h's contract: the scenarios
@@ -97,6 +98,8 @@ struct kt_trace {
 	unsigned long ip[KT_MAX_FRAMES];
 	unsigned long sp[KT_MAX_FRAMES];	/* kunwind only */
 	unsigned int flags[KT_MAX_FRAMES];	/* KUNWIND_FRAME_*; ORC: 0 */
+	u8 fallback[KT_MAX_FRAMES];		/* KUNWIND_FRAME_ORC: its reason */
+	struct kunwind_steps steps;		/* kt_save_here(): the walk's */
 	unsigned int n;
 	int stop;				/* kunwind: enum kunwind_stop */
 	bool orc_error;				/* ORC: unwind_error() at the end */
@@ -186,14 +189,16 @@ void kt_cover_release(void);
 
 /*
  * How many compared frames were checked, how many came from the ORC
- * fallback, and for each of those what the oracle says of the address
- * its step was from (cover[]) and, for a tracer's trampoline undone by
- * ORC, orc_tracer; a fallback step where the oracle finds a row kunwind
- * follows, or cannot tell, fails the comparison.
+ * fallback, and for each of those the walk's reason (reason[]) and what
+ * the oracle says of the address its step was from (cover[]; a tracer's
+ * trampoline undone by ORC: orc_tracer).  A fallback step whose reason
+ * the oracle does not confirm, where it finds a row kunwind follows, or
+ * where it cannot tell, fails the comparison.
  */
 struct kt_compare_stats {
 	unsigned long frames, orc_frames, differences;
 	unsigned long table_steps;	/* compared frames stepped to by tables */
+	unsigned long reason[KUNWIND_FALLBACK_NR];	/* the walk's reasons */
 	unsigned long cover[KT_COVER_NR];
 	unsigned long orc_tracer;
 };
@@ -206,6 +211,19 @@ extern struct kt_compare_stats kt_stats;
  */
 int kt_steps_init(struct kunit *test);
 void kt_steps_exit(struct kunit *test);
+
+/*
+ * A kunwind_save*() of n entries (store; the first the exact ip of a
+ * register frame if first_exact, else a return address) and the walk's
+ * steps: checked against the oracle as far as the entries tell, printed.
+ * Each fallback reason may count at most the entries whose step the
+ * oracle gives that reason (the walk's steps over frames it did not
+ * store, in kunwind's own text, are by its table: none), and the steps
+ * must reach the last entry.
+ */
+void kt_expect_save_steps(struct kunit *test, const char *what,
+			  const unsigned long *store, unsigned int n,
+			  bool first_exact, const struct kunwind_steps *steps);
 
 /* ---- asm_frames.S (asm_test.c) ---- */
 

@@ -246,13 +246,30 @@ static void orc_walk_from_module_function_equals_orc(struct kunit *test)
 /* ---- the save API against stack_trace_save() ---- */
 
 typedef unsigned int (*save_fn)(unsigned long *store, unsigned int size,
-				unsigned int skip);
+				unsigned int skip, struct kunwind_steps *steps);
+
+/*
+ * stack_trace_save() as a save_fn: its first address is the return
+ * address into this wrapper, skipped, so that the trace starts, as
+ * kunwind_save()'s does, with the return address into save_through().
+ * The empty asm after the call keeps it a call (no sibling call).
+ */
+static noinline unsigned int orc_save(unsigned long *store, unsigned int size,
+				      unsigned int skip,
+				      struct kunwind_steps *steps)
+{
+	unsigned int n = stack_trace_save(store, size, skip + 1);
+
+	asm volatile("");
+	return n;
+}
 
 /* One call instruction for both: even the first entries must agree. */
 static noinline unsigned int save_through(save_fn fn, unsigned long *store,
-					  unsigned int size, unsigned int skip)
+					  unsigned int size, unsigned int skip,
+					  struct kunwind_steps *steps)
 {
-	unsigned int n = fn(store, size, skip);
+	unsigned int n = fn(store, size, skip, steps);
 
 	barrier();
 	return n;
@@ -261,6 +278,7 @@ static noinline unsigned int save_through(save_fn fn, unsigned long *store,
 struct save_ctx {
 	unsigned long store[2][KT_MAX_FRAMES];
 	unsigned int n[2], skip;
+	struct kunwind_steps steps;	/* kunwind_save()'s */
 };
 
 /*
@@ -269,7 +287,7 @@ struct save_ctx {
  */
 static noinline void save_at_depth(struct save_ctx *s, int depth, int which)
 {
-	static const save_fn fns[2] = { kunwind_save, stack_trace_save };
+	static const save_fn fns[2] = { kunwind_save, orc_save };
 
 	if (depth > 0) {
 		save_at_depth(s, depth - 1, which);
@@ -277,7 +295,7 @@ static noinline void save_at_depth(struct save_ctx *s, int depth, int which)
 		return;
 	}
 	s->n[which] = save_through(fns[which], s->store[which], KT_MAX_FRAMES,
-				   s->skip);
+				   s->skip, &s->steps);
 }
 
 static void expect_same_array(struct kunit *test, const char *what,
@@ -316,6 +334,8 @@ static void orc_save_equals_stack_trace_save(struct kunit *test)
 			}
 			expect_same_array(test, "kunwind_save", s->store[0], s->n[0],
 					  s->store[1], s->n[1]);
+			kt_expect_save_steps(test, "kunwind_save", s->store[0],
+					     s->n[0], false, &s->steps);
 		}
 	}
 	/* skip 0: the first entry is the return address into save_through(). */
@@ -343,6 +363,7 @@ struct irq_probe {
 	struct kt_trace kun_regs, orc_regs, kun_irq, orc_irq;
 	unsigned long saved[KT_MAX_FRAMES];
 	unsigned int nsaved;
+	struct kunwind_steps steps;
 	unsigned long regs_ip;
 	int tries, done;		/* done: 1 walked, -1 gave up */
 	bool saw_module_ip;
@@ -370,7 +391,7 @@ static enum hrtimer_restart irq_probe_fn(struct hrtimer *t)
 	p->regs_ip = regs->ip;
 	kt_kunwind_regs(&p->kun_regs, regs);
 	kt_orc_regs(&p->orc_regs, regs);
-	p->nsaved = kunwind_save_regs(regs, p->saved, KT_MAX_FRAMES, 0, NULL);
+	p->nsaved = kunwind_save_regs(regs, p->saved, KT_MAX_FRAMES, 0, &p->steps);
 	kt_both_here(&p->kun_irq, &p->orc_irq);
 	WRITE_ONCE(p->done, 1);
 	return HRTIMER_NORESTART;
@@ -419,6 +440,8 @@ static void orc_walk_from_hardirq_regs_equals_orc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->nsaved, p->kun_regs.n);
 	for (i = 0; i < min(p->nsaved, p->kun_regs.n); i++)
 		KUNIT_EXPECT_EQ(test, p->saved[i], p->kun_regs.ip[i]);
+	kt_expect_save_steps(test, "kunwind_save_regs", p->saved, p->nsaved,
+			     true, &p->steps);
 
 	/* From the callback on the IRQ stack, through the entry code. */
 	kt_expect_same_trace(test, "in the hrtimer callback", &p->kun_irq,
@@ -512,6 +535,7 @@ static bool wait_asleep(struct task_struct *t)
 static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 {
 	unsigned long *saved, *saved_orc;
+	struct kunwind_steps steps;
 	struct kt_trace *kun, *orc;
 	struct sleeper *s;
 	struct task_struct *t;
@@ -537,7 +561,7 @@ static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 	}
 	kt_kunwind_task(kun, t);
 	kt_orc_task(orc, t);
-	n = kunwind_save_tsk(t, saved, KT_MAX_FRAMES, 0, NULL);
+	n = kunwind_save_tsk(t, saved, KT_MAX_FRAMES, 0, &steps);
 	no = stack_trace_save_tsk(t, saved_orc, KT_MAX_FRAMES, 0);
 	kthread_stop(t);
 	put_task_struct(t);
@@ -554,6 +578,12 @@ static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 	 * scheduler's own frames (in_sched_functions()).
 	 */
 	expect_same_array(test, "kunwind_save_tsk", saved, n, saved_orc, no);
+	/*
+	 * Its walk steps over the scheduler's frames too, which it does not
+	 * store: the oracle is asked about every frame of kunwind_walk()'s.
+	 */
+	kt_expect_save_steps(test, "kunwind_save_tsk", kun->ip, kun->n, false,
+			     &steps);
 	KUNIT_EXPECT_LT(test, n, kun->n);
 }
 
