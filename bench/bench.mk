@@ -37,3 +37,10 @@ bench: $(O)/bench/kunwind-bench $(O)/kunwind-gen gdb
 # Built by make check too, so that an API change breaks the build, not
 # the next benchmark run; running it stays with make bench.
 CHECK_BUILD += $(O)/bench/kunwind-bench
+
+# make bench three times: each figure's median and spread (bench/repeat.sh),
+# the figures the README quotes.
+bench-3: $(O)/bench/kunwind-bench $(O)/kunwind-gen gdb
+	O=$(O) bench/repeat.sh 3
+
+.PHONY: bench-3
