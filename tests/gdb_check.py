@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The gdb helpers (gdb/kunwind) against the kernel and gdb, in QEMU.
 
-    tests/gdb_check.py dump|live|bad   (tests/gdb.test runs all three)
+    tests/gdb_check.py dump|fork|bad|live   (tests/gdb.test runs all four)
 
 dump  scripts/gdb-boot.sh dump test: the sample's three sleeping kthreads
       print their kernel traces (sched_show_task()), then the sample
@@ -14,6 +14,13 @@ dump  scripts/gdb-boot.sh dump test: the sample's three sleeping kthreads
       drgn on the same dump (a second, independent unwinder), with a
       vmlinux without .orc_* (0.0.22 predates 6.4's ORC): the frames it
       gives must be kunwind's; how far it gets is reported.
+fork  scripts/gdb-boot.sh --fork 6 dump: the kernel dies right after a
+      shell forked 6 jobs that cannot run before (SCHED_FIFO 99, CPU 0):
+      the tasks forked but never scheduled (saved return address
+      ret_from_fork_asm / ret_from_fork, from nm and VMCOREINFO) are
+      counted, must be there, and each walks complete, one frame at that
+      symbol's first instruction; every task's and CPU's walk complete.
+      dump and fork again on each KUNWIND_GDB_STOCK kernel (default 6.1).
 bad   on copies of that dump: a corrupt table (its magic), a task with a
       garbage saved stack pointer, kunwind.ko's module renamed (a dump
       without kunwind loaded): each a clear message, no Python traceback;
@@ -24,6 +31,13 @@ live  scripts/gdb-boot.sh live test: a breakpoint on ksample_report(),
       parameter; where it stops, kunwind-bt equals gdb's own DWARF bt
       (the same pcs, the whole stack down to the entry frame) and the
       in-kernel kunwind walk ksample_report() prints from the same call.
+
+Who walked: kunwind-bt ends each walk with its steps by the target's
+tables and by a fallback, per reason (gdb/kunwind/bt.py); every check of
+a walk requires every step counted and 0 by a fallback (where the
+target's tables cover the code: all but "bad"'s dump without kunwind.ko,
+whose every step must be by vmlinux's table built on the fly), and its ok
+line prints the counts.
 
 TAP-like lines, "ok NAME" / "not ok NAME"; exit 1 on any failure.
 """

@@ -136,8 +136,12 @@ With no argument: the CPU of gdb's selected thread.
 Frames are "func+off/size [module]" as the kernel prints them: vmlinux's
 symbols from the vmlinux gdb loaded (placed at the KASLR slide measured on
 the target), modules' from the target's own kallsyms.  The walk is
-kunwind's C walker (libkunwind.so), with the kernel's rules; its last line
-says whether it reached the end of the stack or why it stopped."""
+kunwind's C walker (libkunwind.so), with the kernel's rules; then a line
+says whether it reached the end of the stack or why it stopped, and the
+last who walked: "kunwind: steps: N by tables, N by a fallback (vmlinux
+table built on the fly N, no table N)", the target's own tables, or
+vmlinux's built from the host's vmlinux when the target has none
+(kunwind-tables says), or none (the walker has no fallback: never)."""
 
     def __init__(self):
         super().__init__('kunwind-bt', gdb.COMMAND_STACK)
