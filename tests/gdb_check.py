@@ -476,7 +476,10 @@ for t in T.tasks():
     if cpu is None and ret == FORK:
         new.append(t.pid)
 for pid in new:
-    gdb.execute('kunwind-bt %d' % pid)
+    try:
+        gdb.execute('kunwind-bt %d' % pid)
+    except gdb.error as e:	# its message, the other walks go on
+        print('PID %d: kunwind-bt failed: %s' % (pid, e))
 end
 kunwind-bt -c 0
 kunwind-bt -c 1
@@ -488,16 +491,19 @@ kunwind-bt -a
         out = gdb(vml, ['source ' + f.name], core=dump)
     finally:
         os.unlink(f.name)
-    tasks = re.findall(r'^kunwind-test task (\d+) (\S*) (-?\d+) (0x[0-9a-f]+)$',
-                       out, re.M)
+    tasks = re.findall(r'^kunwind-test task (\d+) (\S*) (-?\d+) '
+                       r'(0x[0-9a-f]+)$', out, re.M)
     new = [int(pid) for pid, _, cpu, ret in tasks
            if cpu == '-1' and int(ret, 16) == fork]
-    say(clean(out) and len(new) > 0,
+    say(clean(out), 'gdb_fork_no_traceback' + sfx, out[-3000:])
+    say(len(new) > 0,
         'gdb_fork_dump_has_unscheduled_tasks%s: %d tasks forked but never '
         'scheduled, %d of the shell\'s %d jobs' % (
             sfx, len(new), len([p for p in new if p in jobs]), len(jobs)),
         '%d tasks in the dump, none returns to %s (%#x) from its saved '
         'frame\n%s' % (len(tasks), name, fork, out[-2000:]))
+    note('fork: %d tasks forked but never scheduled: %s' % (
+        len(new), ' '.join(str(p) for p in new)))
     w, st = walks(out), steps(out)
     bad, by, fb = [], 0, 0
     for pid in new:
