@@ -320,15 +320,35 @@ static void stack_top_return(struct kunwind_target *t, struct kunwind_state *s)
 #define KT_FRAME_EXACT	0x1	/* ip is exact (interrupted), not a return address */
 
 /*
+ * The handle of the table whose segment holds addr, or -1: for a frame's
+ * lookup address, the table whose row kunwind_next() follows from that
+ * frame (it finds the row through op_find_seg(), this same find()).
+ */
+static int table_at(const struct kunwind_target *t, unsigned long addr)
+{
+	const struct kt_seg *s = find(t, addr);
+	unsigned int i;
+
+	for (i = 0; s && i < t->nr_tables; i++)
+		if (t->tables[i].copy == s->t)
+			return i;
+	return -1;
+}
+
+/*
  * Walk from (ip, sp, bp): ip a return address if first_called, else
- * exact.  Up to max frames go to ip[], sp[] and flags[]; returns how many
+ * exact.  Up to max frames go to ip[], sp[], flags[] and tables[] (the
+ * handle of the table holding the frame's lookup address, whose row the
+ * step from that frame to the next followed; -1: none, and no step can
+ * leave such a frame, the walker having no fallback); returns how many
  * (the first included), *stop the reason the walk ended (enum
  * kunwind_stop; kunwind_target_stop_str()), KUNWIND_STOP_DEPTH at max.
  */
 int kunwind_target_walk(struct kunwind_target *t, unsigned long ip,
 			unsigned long sp, unsigned long bp, int first_called,
 			unsigned int max, unsigned long *ips,
-			unsigned long *sps, unsigned int *flags, int *stop)
+			unsigned long *sps, unsigned int *flags, int *tables,
+			int *stop)
 {
 	struct kunwind_state s;
 	unsigned int n = 0;
@@ -347,6 +367,7 @@ int kunwind_target_walk(struct kunwind_target *t, unsigned long ip,
 			ips[n] = s.ip;
 			sps[n] = s.sp;
 			flags[n] = s.exact_ip ? KT_FRAME_EXACT : 0;
+			tables[n] = table_at(t, kunwind_frame_addr(&s));
 			n++;
 			if (s.stop)
 				break;

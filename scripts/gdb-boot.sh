@@ -5,6 +5,7 @@
 # panicked guest, or a live guest behind QEMU's gdbstub:
 #
 #	scripts/gdb-boot.sh [OPTIONS] dump [KERNEL]
+#	scripts/gdb-boot.sh [OPTIONS] --fork N dump [KERNEL]
 #	scripts/gdb-boot.sh [OPTIONS] live [KERNEL]
 #	scripts/gdb-boot.sh --stop DIR
 #
@@ -45,6 +46,18 @@
 #	kunwind-sample: dump panic cpu C pid PID comm COMM
 # gdb thread N of the dump is vCPU N-1.
 #
+# dump with --fork N: a dump of a kernel that dies while a shell has just
+# forked N background jobs ("sleep 1000 &"), so that the dump holds tasks
+# forked but never scheduled (their saved return address, at thread.sp,
+# is ret_from_fork_asm or ret_from_fork).  The shell runs at SCHED_FIFO 99
+# pinned to CPU 0 (/fifo-cpu0, a static helper compiled here from the
+# source below); its jobs inherit both, so none can run before the shell
+# sleeps, and it never does: it forks them, writes their pids to the
+# kernel log ("gdb-boot: forked PID..."), then "panic" to the sample's
+# die parameter, which panics in the shell's own write.  No sleepers,
+# no stacks.txt markers but that line and the panic.  Outputs in DIR =
+# build/gdb/KERNEL/fork; info adds "forked PID...".
+#
 # live: the sample is loaded with work=1 (its ksample-work kthread runs
 # nested module functions until rmmod), and /test.sh writes its trigger
 # parameter every 2 s (ksample_report() prints kunwind's trace and the
@@ -76,6 +89,7 @@
 #			dump is about this size
 #	--out DIR	outputs in DIR instead of build/gdb/KERNEL/MODE
 #	--ram		live: guest RAM in a shared file (above)
+#	--fork N	dump: die right after a shell forked N jobs (above)
 #	--workload FILE	live: the guest's script once ready (above)
 #
 # stdout, at the end, "NAME VALUE" lines (also in DIR/info):
@@ -207,10 +221,13 @@ if [ "${1:-}" = --stop ]; then
 	exit 0
 fi
 
-timeout='' append='' mem='' out='' ram=0 workload=''
+timeout='' append='' mem='' out='' ram=0 workload='' fork=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--ram) ram=1; shift ;;
+	--fork) [ $# -ge 2 ] && [ "$2" -ge 1 ] 2>/dev/null ||
+			die "--fork wants a number of jobs"
+		fork=$2; shift 2 ;;
 	--workload) [ $# -ge 2 ] && [ -r "$2" ] || die "--workload wants a readable file"
 		workload=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout wants seconds"
@@ -230,6 +247,7 @@ dump:1 | dump:2 | live:1 | live:2) ;;
 *) die "usage: $0 [--timeout S] [--append ARGS] [--mem SIZE] [--out DIR] [--ram] [--workload FILE] dump|live [KERNEL]; $0 --stop DIR" ;;
 esac
 [ "$1" = live ] || [ "$ram$workload" = 0 ] || die "--ram and --workload are for live"
+[ "$1" = dump ] || [ -z "$fork" ] || die "--fork is for dump"
 mode=$1 kernel=${2:-test}
 case "$kernel" in
 *[!A-Za-z0-9._+-]* | '') die "bad KERNEL '$kernel'" ;;
@@ -257,7 +275,10 @@ case "$obj" in
 esac
 kdir=$objdir/gdb/$kernel
 mkdir -p "$kdir"
-out=${out:-$kdir/$mode}
+if [ -z "$out" ]; then
+	out=$kdir/$mode
+	[ -z "$fork" ] || out=$kdir/fork
+fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # A unix socket's path has room for 107 bytes.
@@ -308,7 +329,59 @@ test | debug) ;;
 	;;
 esac
 
-if [ "$mode" = dump ]; then
+if [ "$mode" = dump ] && [ -n "$fork" ]; then
+	# SCHED_FIFO 99 on CPU 0, then exec the rest: what a job the shell
+	# forks inherits (a child of an RT task is queued behind it and
+	# preempts it only at a higher priority).
+	cat >"$out/fifo-cpu0.c" <<'EOF'
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	struct sched_param p = { .sched_priority = 99 };
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (argc < 2 || sched_setaffinity(0, sizeof(cpus), &cpus) ||
+	    sched_setscheduler(0, SCHED_FIFO, &p)) {
+		perror("fifo-cpu0");
+		return 1;
+	}
+	execv(argv[1], argv + 1);
+	perror(argv[1]);
+	return 127;
+}
+EOF
+	cc -static -O2 -Wall -Werror -o "$out/fifo-cpu0" "$out/fifo-cpu0.c" ||
+		die "cc -static fifo-cpu0.c failed (libc6-dev's libc.a?)"
+	mods+=("$out/fifo-cpu0:/fifo-cpu0")
+	cat >"$out/test.sh" <<EOF
+#!/bin/sh
+# scripts/gdb-boot.sh --fork $fork dump: a shell at SCHED_FIFO 99 on CPU 0
+# forks $fork jobs, which cannot run before it sleeps, and the kernel
+# panics in its next write.
+/fifo-cpu0 /bin/sh -c '
+pids=
+i=0
+while [ \$i -lt $fork ]; do
+	sleep 1000 &
+	pids="\$pids \$!"
+	i=\$((i + 1))
+done
+echo "gdb-boot: forked\$pids" >/dev/kmsg
+echo panic >/sys/module/kunwind_sample/parameters/die
+'
+echo "gdb-boot: the shell that forked the jobs exited \$? without a panic"
+exit 1
+EOF
+	marker='---[ end Kernel panic'
+	args="loglevel=7 panic=0 kunwind_sample.points=0"
+	gdbstub=()
+elif [ "$mode" = dump ]; then
 	cat >"$out/test.sh" <<'EOF'
 #!/bin/sh
 # scripts/gdb-boot.sh dump: the sample's dump; the kernel panics and
@@ -438,7 +511,16 @@ if [ "$mode" = live ]; then
 fi
 
 # dump: the panic is over; the guest spins in panic().
-if ! grep -q 'kunwind-sample: dump panic cpu ' "$console"; then
+if [ -n "$fork" ]; then
+	forked=$(sed -n 's/.*gdb-boot: forked \([0-9 ]*[0-9]\).*/\1/p' "$console" |
+		head -n1)
+	if [ "$(wc -w <<<"$forked")" != "$fork" ] ||
+			! grep -q 'kunwind-sample: die panic' "$console"; then
+		say "$kernel: dump: not the panic of a shell that forked $fork" \
+			"jobs (console: $console)"
+		rc=2
+	fi
+elif ! grep -q 'kunwind-sample: dump panic cpu ' "$console"; then
 	say "$kernel: dump: a panic that is not the sample's dump's (console: $console)"
 	rc=2
 fi
@@ -468,7 +550,9 @@ elif ! grep -q '^ *VMCOREINFO ' <<<"$notes"; then
 		"did the guest's fw_cfg driver load?"
 	rc=2
 fi
-sed -n '/kunwind-sample: dump begin/,/---\[ end Kernel panic/p' "$console" |
+begin='kunwind-sample: dump begin'
+[ -z "$fork" ] || begin='gdb-boot: forked'
+sed -n "/$begin/,/---\\[ end Kernel panic/p" "$console" |
 	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' >"$out/stacks.txt"
 size=$(du -m "$dump" 2>/dev/null | cut -f1 || echo 0)
 say "$kernel: dump: panicked after $booted s, $size MB dumped in $dumped s" \
@@ -480,6 +564,7 @@ say "$kernel: dump: panicked after $booted s, $size MB dumped in $dumped s" \
 	echo "vmlinux $vmlinux"
 	echo "kunwind_ko $src/kunwind.ko"
 	echo "sample_ko $src/sample/kunwind_sample.ko"
+	[ -z "$fork" ] || echo "forked $forked"
 } >"$out/info"
 cat "$out/info"
 exit "$rc"

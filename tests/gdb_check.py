@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The gdb helpers (gdb/kunwind) against the kernel and gdb, in QEMU.
 
-    tests/gdb_check.py dump|live|bad   (tests/gdb.test runs all three)
+    tests/gdb_check.py dump|fork|bad|live   (tests/gdb.test runs all four)
 
 dump  scripts/gdb-boot.sh dump test: the sample's three sleeping kthreads
       print their kernel traces (sched_show_task()), then the sample
@@ -14,6 +14,13 @@ dump  scripts/gdb-boot.sh dump test: the sample's three sleeping kthreads
       drgn on the same dump (a second, independent unwinder), with a
       vmlinux without .orc_* (0.0.22 predates 6.4's ORC): the frames it
       gives must be kunwind's; how far it gets is reported.
+fork  scripts/gdb-boot.sh --fork 6 dump: the kernel dies right after a
+      shell forked 6 jobs that cannot run before (SCHED_FIFO 99, CPU 0):
+      the tasks forked but never scheduled (saved return address
+      ret_from_fork_asm / ret_from_fork, from nm and VMCOREINFO) are
+      counted, must be there, and each walks complete, one frame at that
+      symbol's first instruction; every task's and CPU's walk complete.
+      dump and fork again on each KUNWIND_GDB_STOCK kernel (default 6.1).
 bad   on copies of that dump: a corrupt table (its magic), a task with a
       garbage saved stack pointer, kunwind.ko's module renamed (a dump
       without kunwind loaded): each a clear message, no Python traceback;
@@ -24,6 +31,13 @@ live  scripts/gdb-boot.sh live test: a breakpoint on ksample_report(),
       parameter; where it stops, kunwind-bt equals gdb's own DWARF bt
       (the same pcs, the whole stack down to the entry frame) and the
       in-kernel kunwind walk ksample_report() prints from the same call.
+
+Who walked: kunwind-bt ends each walk with its steps by the target's
+tables and by a fallback, per reason (gdb/kunwind/bt.py); every check of
+a walk requires every step counted and 0 by a fallback (where the
+target's tables cover the code: all but "bad"'s dump without kunwind.ko,
+whose every step must be by vmlinux's table built on the fly), and its ok
+line prints the counts.
 
 TAP-like lines, "ok NAME" / "not ok NAME"; exit 1 on any failure.
 """
@@ -61,18 +75,20 @@ def note(msg):
         print('# ' + line)
 
 
-def boot(mode, kernel='test'):
+def boot(mode, kernel='test', fork=None):
     # 256 MB: a dump of a quarter the size, as good for every check
     r = subprocess.run([os.path.join(TOP, 'scripts/gdb-boot.sh'), '--mem',
-                        '256M', mode, kernel], capture_output=True, text=True)
+                        '256M'] + (['--fork', str(fork)] if fork else []) +
+                       [mode, kernel], capture_output=True, text=True)
     info = {}
     for line in r.stdout.splitlines():
         p = line.split(None, 1)
         if len(p) == 2:
             info[p[0]] = p[1]
     if r.returncode:
-        sys.stdout.write('not ok gdb_boot_%s_%s: scripts/gdb-boot.sh %s %s '
-                         'exited %d\n' % (mode, kernel, mode, kernel,
+        sys.stdout.write('not ok gdb_boot_%s_%s: scripts/gdb-boot.sh %s%s %s '
+                         'exited %d\n' % (mode, kernel, '--fork %d ' % fork
+                                          if fork else '', mode, kernel,
                                           r.returncode))
         for line in (r.stderr.splitlines() + r.stdout.splitlines())[-20:]:
             print('#   ' + line)
@@ -98,6 +114,78 @@ def gdb(vmlinux, commands, core=None, remote=None, timeout=300):
 
 
 FRAME = re.compile(r'^#(\d+)\s+0x([0-9a-f]+) (\S+(?: \[\S+\])?)( \(exact\))?$')
+STEPS = re.compile(r'^\s*kunwind: steps: (\d+) by tables, (\d+) by a fallback '
+                   r'\((.*)\)$')
+
+
+def steps(out):
+    """{header: (by tables, by a fallback, {reason: n})} of the walks of
+    kunwind-bt output (the line after each walk's last), headers as
+    walks()'s."""
+    res, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r'^(PID \d+|CPU \d+)\b.*:$', line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = STEPS.match(line)
+        if m and cur:
+            res[cur] = parse_steps(m)
+            cur = None
+    return res
+
+
+def parse_steps(m):
+    reasons = dict((r.rsplit(' ', 1)[0], int(r.rsplit(' ', 1)[1]))
+                   for r in m.group(3).split(', '))
+    return int(m.group(1)), int(m.group(2)), reasons
+
+
+def who(st, frames, fly=0):
+    """Who walked a walk of len(frames) frames, by its steps line st:
+    (every step counted and as many as expected by vmlinux's table built
+    on the fly, the others by the target's tables; the words for an ok
+    line)."""
+    if st is None:
+        return False, 'no steps line'
+    by, fb, why = st
+    ok = by + fb == max(len(frames) - 1, 0) and fb == fly and \
+        why.get('vmlinux table built on the fly') == fly and \
+        why.get('no table') == 0 and sum(why.values()) == fb
+    return ok, '%d steps by tables, %d by a fallback (%s)' % (
+        by, fb, ', '.join('%s %d' % kv for kv in why.items()))
+
+
+def groups_of(out):
+    """kunwind-bt -a's groups: [(tasks, [frame names], walk line, steps)]."""
+    res = []
+    for m in re.finditer(r'^(\d+) tasks?: .*\n((?:  .*\n)*)', out, re.M):
+        frames, last, st = [], None, None
+        for line in m.group(2).splitlines():
+            line = line.strip()
+            f = re.match(r'^#\d+\s+(.*)$', line)
+            if f:
+                frames.append(f.group(1))
+            elif STEPS.match(line):
+                st = parse_steps(STEPS.match(line))
+            else:
+                last = line
+        res.append((int(m.group(1)), frames, last, st))
+    return res
+
+
+def every_task(out, fly=0):
+    """(kunwind-bt -a: every task's walk complete with its steps counted
+    as who() wants them, the numbers for the ok line)."""
+    gs = groups_of(out)
+    ntasks = sum(g[0] for g in gs)
+    stopped = [g[2] for g in gs if g[2] != 'kunwind: walk complete']
+    bad = [g for g in gs if not who(g[3], g[1], fly)[0]]
+    by = sum(g[0] * g[3][0] for g in gs if g[3])
+    fb = sum(g[0] * g[3][1] for g in gs if g[3])
+    ok = ntasks > 10 and not stopped and not bad
+    return ok, ntasks, len(gs), stopped, bad, \
+        '%d tasks, %d steps by tables, %d by a fallback' % (ntasks, by, fb)
 
 
 def walks(out):
@@ -179,14 +267,16 @@ def check_dump(info, kernel):
         'gdb_dump_tables_from_the_registry' + sfx, out[:2000])
     note(re.search(r'KASLR slide .*', out).group(0) if
          re.search(r'KASLR slide .*', out) else 'no slide line')
-    w = walks(out)
+    w, st = walks(out), steps(out)
     for pid, ktrace in sorted(sl.items()):
         frames, last = w.get('PID %d' % pid, ([], None))
         ours = [s for _, s in frames]
-        say(ours == ktrace and last == 'kunwind: walk complete',
-            'gdb_dump_sleeper_%d_equals_kernel_trace%s' % (pid, sfx),
-            'kunwind-bt (left), sched_show_task() (right); %s\n%s' %
-            (last, diff(ours, ktrace)))
+        counted, words = who(st.get('PID %d' % pid), frames)
+        say(ours == ktrace and last == 'kunwind: walk complete' and counted,
+            'gdb_dump_sleeper_%d_equals_kernel_trace%s: %s' % (pid, sfx,
+                                                                words),
+            'kunwind-bt (left), sched_show_task() (right); %s; %s\n%s' %
+            (last, words, diff(ours, ktrace)))
         note('sleeper %d: %d frames' % (pid, len(ours)))
     if panic:
         cpu, ktrace = panic
@@ -196,33 +286,39 @@ def check_dump(info, kernel):
                  None)
         b = next((i for i, s in enumerate(ktrace) if s.startswith('panic+')),
                  None)
+        counted, words = who(st.get('CPU %d' % cpu), frames)
         ok = a is not None and b is not None and ours[a + 1:] == \
-            ktrace[b + 1:] and last == 'kunwind: walk complete'
-        say(ok, 'gdb_dump_panic_cpu_%d_equals_panic_trace%s' % (cpu, sfx),
+            ktrace[b + 1:] and last == 'kunwind: walk complete' and counted
+        say(ok, 'gdb_dump_panic_cpu_%d_equals_panic_trace%s: %s' % (
+            cpu, sfx, words),
             'from panic() outwards: kunwind-bt -c %d (left), the kernel '
-            '(right); %s\n%s' % (cpu, last, diff(ours[a or 0:],
-                                                ktrace[b or 0:])))
+            '(right); %s; %s\n%s' % (cpu, last, words, diff(
+                ours[a or 0:], ktrace[b or 0:])))
         note('panicking CPU %d: %d frames, %d from panic() on' %
              (cpu, len(ours), len(ours) - (a or 0)))
-    cpus_ok = all(w.get('CPU %d' % c, ([], ''))[1] == 'kunwind: walk complete'
-                  for c in range(2))
-    say(cpus_ok, 'gdb_dump_every_cpu_walk_complete' + sfx,
-        '\n'.join('CPU %d: %s' % (c, w.get('CPU %d' % c, ([], None))[1])
-                  for c in range(2)))
-    m = re.findall(r'^(\d+) tasks?: ', out, re.M)
-    ntasks = sum(int(x) for x in m)
-    # every group of kunwind-bt -a ends with its walk's last line
-    groups = re.findall(r'^\d+ tasks?: .*\n((?:  .*\n)*)', out, re.M)
-    stopped = [g.rstrip('\n').splitlines()[-1].strip() for g in groups
-               if not g.rstrip('\n').endswith('kunwind: walk complete')]
-    say(ntasks > 10 and len(groups) == len(m) and not stopped,
-        'gdb_dump_every_task_walk_complete' + sfx,
-        '%d tasks, %d groups, not complete: %s' % (ntasks, len(groups),
-                                                    stopped[:5]))
+    check_cpus(w, st, sfx, 'dump')
+    ok, ntasks, ngroups, stopped, bad, words = every_task(out)
+    say(ok, 'gdb_dump_every_task_walk_complete%s: %s' % (sfx, words),
+        '%d tasks, %d groups, not complete: %s; steps not as expected: %s'
+        % (ntasks, ngroups, stopped[:5], bad[:3]))
     note('kunwind-bt -a: %d tasks in %d groups, %d stopped' %
-         (ntasks, len(m), len(stopped)))
+         (ntasks, ngroups, len(stopped)))
     check_drgn(info, sl, w, sfx)
     return w, sl
+
+
+def check_cpus(w, st, sfx, what):
+    """Every CPU's walk (kunwind-bt -c) complete, its steps by tables."""
+    res = [(c, w.get('CPU %d' % c, ([], None)), st.get('CPU %d' % c))
+           for c in range(2)]
+    ok = all(wc[1] == 'kunwind: walk complete' and who(s, wc[0])[0]
+             for _, wc, s in res)
+    by = sum(s[0] for _, _, s in res if s)
+    fb = sum(s[1] for _, _, s in res if s)
+    say(ok, 'gdb_%s_every_cpu_walk_complete%s: %d steps by tables, %d by a '
+        'fallback' % (what, sfx, by, fb),
+        '\n'.join('CPU %d: %s; %s' % (c, wc[1], who(s, wc[0])[1])
+                  for c, wc, s in res))
 
 
 def check_drgn(info, sl, w, sfx):
@@ -307,6 +403,131 @@ for pid in sys.argv[4:]:
          (got, total))
 
 
+# ---- fork: tasks forked but never scheduled --------------------------------
+
+FORK_JOBS = 6
+
+
+def kernel_offset(dump):
+    """VMCOREINFO's KERNELOFFSET (the KASLR slide) from the dump's notes:
+    not the helpers' own measure."""
+    with open(dump, 'rb') as f:
+        eh = f.read(64)
+        phoff, = struct.unpack_from('<Q', eh, 32)
+        phentsize, phnum = struct.unpack_from('<HH', eh, 54)
+        f.seek(phoff)
+        ph = f.read(phentsize * phnum)
+        for i in range(phnum):
+            typ, _, off, _, _, filesz = struct.unpack_from('<IIQQQQ', ph,
+                                                            i * phentsize)
+            if typ == 4:			# PT_NOTE
+                f.seek(off)
+                m = re.search(rb'KERNELOFFSET=([0-9a-f]+)', f.read(filesz))
+                if m:
+                    return int(m.group(1), 16)
+    return None
+
+
+def fork_return(vmlinux):
+    """(name, link address) of what a new task's inactive_task_frame
+    returns to, from nm: ret_from_fork_asm if vmlinux has it, else
+    ret_from_fork, as ORC's __unwind_start() compares."""
+    out = subprocess.run(['nm', vmlinux], capture_output=True,
+                         text=True).stdout
+    syms = dict((p[2], int(p[0], 16)) for p in
+                (line.split() for line in out.splitlines())
+                if len(p) == 3 and p[2] in ('ret_from_fork_asm',
+                                            'ret_from_fork'))
+    for name in ('ret_from_fork_asm', 'ret_from_fork'):
+        if name in syms:
+            return name, syms[name]
+    return None, None
+
+
+def check_fork(info, kernel):
+    """A dump of a kernel that died right after a shell forked jobs that
+    never ran (scripts/gdb-boot.sh --fork): each task whose saved return
+    address (at thread.sp, the kernel's inactive_task_frame) is
+    ret_from_fork(_asm), found here from nm and VMCOREINFO, must be in the
+    dump (or the case proves nothing) and walked complete by kunwind-bt,
+    one frame: the first instruction of ret_from_fork(_asm), whose row
+    ends the stack, as the kernel's own unwinder walks such a task."""
+    sfx = '' if kernel == 'test' else '_' + kernel.replace('.', '_')
+    vml, dump = info['vmlinux'], info['dump']
+    jobs = [int(x) for x in info.get('forked', '').split()]
+    name, link = fork_return(vml)
+    slide = kernel_offset(dump)
+    if name is None or slide is None:
+        say(False, 'gdb_fork_dump_has_unscheduled_tasks' + sfx,
+            'nm: %s; VMCOREINFO KERNELOFFSET: %s' % (name, slide))
+        return
+    fork = link + slide
+    script = '''python
+import kunwind.tasks as T, kunwind.target as G
+off_sp = G.field_offset('struct task_struct', 'thread', 'sp')
+off_ret = G.field_offset('struct inactive_task_frame', 'ret_addr')
+new = []
+for t in T.tasks():
+    cpu = t.cpu()
+    ret = G.try_u64(G.u64(t.addr + off_sp) + off_ret)
+    print('kunwind-test task %d %s %d %#x' % (t.pid, t.comm,
+                                              -1 if cpu is None else cpu,
+                                              ret or 0))
+    if cpu is None and ret == FORK:
+        new.append(t.pid)
+for pid in new:
+    try:
+        gdb.execute('kunwind-bt %d' % pid)
+    except gdb.error as e:	# its message, the other walks go on
+        print('PID %d: kunwind-bt failed: %s' % (pid, e))
+end
+kunwind-bt -c 0
+kunwind-bt -c 1
+kunwind-bt -a
+'''.replace('FORK', '%#x' % fork)
+    with tempfile.NamedTemporaryFile('w', suffix='.gdb', delete=False) as f:
+        f.write(script)
+    try:
+        out = gdb(vml, ['source ' + f.name], core=dump)
+    finally:
+        os.unlink(f.name)
+    tasks = re.findall(r'^kunwind-test task (\d+) (\S*) (-?\d+) '
+                       r'(0x[0-9a-f]+)$', out, re.M)
+    new = [int(pid) for pid, _, cpu, ret in tasks
+           if cpu == '-1' and int(ret, 16) == fork]
+    say(clean(out), 'gdb_fork_no_traceback' + sfx, out[-3000:])
+    say(len(new) > 0,
+        'gdb_fork_dump_has_unscheduled_tasks%s: %d tasks forked but never '
+        'scheduled, %d of the shell\'s %d jobs' % (
+            sfx, len(new), len([p for p in new if p in jobs]), len(jobs)),
+        '%d tasks in the dump, none returns to %s (%#x) from its saved '
+        'frame\n%s' % (len(tasks), name, fork, out[-2000:]))
+    note('fork: %d tasks forked but never scheduled: %s' % (
+        len(new), ' '.join(str(p) for p in new)))
+    w, st = walks(out), steps(out)
+    bad, by, fb = [], 0, 0
+    for pid in new:
+        frames, last = w.get('PID %d' % pid, ([], None))
+        counted, words = who(st.get('PID %d' % pid), frames)
+        by += st.get('PID %d' % pid, (0, 0))[0]
+        fb += st.get('PID %d' % pid, (0, 0))[1]
+        if not (len(frames) == 1 and frames[0][0] == fork and
+                frames[0][1].startswith(name + '+0x0/') and
+                last == 'kunwind: walk complete' and counted):
+            bad.append('PID %d: %s; %s; %s' % (pid, [s for _, s in frames],
+                                               last, words))
+    say(new and not bad,
+        'gdb_fork_unscheduled_tasks_walk_complete%s: %d walks at %s+0x0, '
+        '%d steps by tables, %d by a fallback' % (sfx, len(new), name, by,
+                                                  fb),
+        '\n'.join(bad) or 'no task to walk')
+    check_cpus(w, st, sfx, 'fork')
+    ok, ntasks, ngroups, stopped, bad, words = every_task(out)
+    say(ok, 'gdb_fork_every_task_walk_complete%s: %s' % (sfx, words),
+        '%d tasks, %d groups, not complete: %s; steps not as expected: %s'
+        % (ntasks, ngroups, stopped[:5], bad[:3]))
+
+
 # ---- bad input --------------------------------------------------------------
 
 def core_offset(path, vaddr):
@@ -373,12 +594,17 @@ def check_bad(info, sl):
                   core=bad)
         w = walks(out).get('PID %d' % sorted(sl)[0], ([], None))
         names = [s for _, s in w[0]]
+        # every step by the table built on the fly, the reason named; the
+        # walk stops at the first module frame (no table, no step)
+        counted, words = who(steps(out).get('PID %d' % sorted(sl)[0]), w[0],
+                             fly=max(len(w[0]) - 1, 0))
         say(clean(out) and
             'kunwind.ko is not loaded in the target' in out and
             'vmlinux table built from' in out and names[:2] and
-            names[0].startswith('__schedule+') and
+            names[0].startswith('__schedule+') and counted and
             w[1] == 'kunwind: walk stopped: no unwind row',
-            'gdb_bad_input_without_kunwind_walks_vmlinux', out[-2500:])
+            'gdb_bad_input_without_kunwind_walks_vmlinux: %s' % words,
+            out[-2500:])
     finally:
         shutil.rmtree(tmp)
 
@@ -441,10 +667,12 @@ detach
             pcs.append(pc)
             entry = m.group(3)
     ours = [ip for ip, _ in frames]
-    say(ours and ours == pcs and last == 'kunwind: walk complete',
-        'gdb_live_kunwind_bt_equals_gdb_bt',
-        'kunwind-bt %s; pcs: kunwind (left), gdb bt (right)\n%s' % (
-            last, diff(['%#x' % x for x in ours],
+    st = list(steps(out).values())
+    counted, words = who(st[0] if st else None, frames)
+    say(ours and ours == pcs and last == 'kunwind: walk complete' and counted,
+        'gdb_live_kunwind_bt_equals_gdb_bt: %s' % words,
+        'kunwind-bt %s; %s; pcs: kunwind (left), gdb bt (right)\n%s' % (
+            last, words, diff(['%#x' % x for x in ours],
                        ['%#x' % x if x else '-' for x in pcs])))
     note('live: %d frames, gdb bt the same pcs down to %s' % (len(ours),
                                                              entry))
@@ -469,15 +697,19 @@ detach
 
 
 def main():
-    what = sys.argv[1:] or ['dump', 'bad', 'live']
+    what = sys.argv[1:] or ['dump', 'fork', 'bad', 'live']
     if 'dump' in what or 'bad' in what:
         info = boot('dump')
         w, sl = check_dump(info, 'test')
         if 'bad' in what:
             check_bad(info, sl)
+    if 'fork' in what:
+        check_fork(boot('dump', fork=FORK_JOBS), 'test')
     for kernel in os.environ.get('KUNWIND_GDB_STOCK', '6.1').split():
         if 'dump' in what:		# a stock kernel, its -dbg vmlinux
             check_dump(boot('dump', kernel), kernel)
+        if 'fork' in what:
+            check_fork(boot('dump', kernel, fork=FORK_JOBS), kernel)
     if 'live' in what:
         info = boot('live')
         try:

@@ -41,6 +41,39 @@ def symbolize(frame):
     return '%s+%#x/%#x%s' % (name, off, size, suffix)
 
 
+# Why a step was not taken by a table of the target's (kunwind.ko's
+# registry): the walker (libkunwind.so) has no fallback of its own (no
+# ORC, no frame pointers: a step no row describes stops the walk), so
+# these are the only other ways.
+FALLBACK_FLY = 'vmlinux table built on the fly'	# the target has none
+FALLBACK_NO_TABLE = 'no table'		# no table covers the frame: never
+
+
+def steps(frames):
+    """(steps by the target's tables, {reason: steps by a fallback}) of a
+    walk: each frame but the last was left by the row of the table
+    holding its lookup address (lib.Frame.table)."""
+    reg = registry.registry()
+    by, fb = 0, {FALLBACK_FLY: 0, FALLBACK_NO_TABLE: 0}
+    for f in frames[:-1]:
+        if f.table < 0:
+            fb[FALLBACK_NO_TABLE] += 1
+        elif f.table in reg.fly:
+            fb[FALLBACK_FLY] += 1
+        else:
+            by += 1
+    return by, fb
+
+
+def steps_line(frames):
+    """Who walked, the walk's last line: "kunwind: steps: N by tables, N by
+    a fallback (REASON N, ...)"."""
+    by, fb = steps(frames)
+    return 'kunwind: steps: %d by tables, %d by a fallback (%s)' % (
+        by, sum(fb.values()), ', '.join('%s %d' % (why, n) for why, n in
+                                        fb.items()))
+
+
 def walk_task(task):
     """(frames, stop reason, complete) of task: from its CPU's registers if
     it runs, else from where it sleeps."""
@@ -66,17 +99,27 @@ def walk_cpu(cpu, task=None):
     return reg.walker.walk(ip, sp, bp)
 
 
+def walk_end(frames, why, complete):
+    """The lines after a walk's frames: how it ended, who walked."""
+    if why == 'in user mode':
+        end = 'kunwind: walk complete (the CPU is in user mode: no kernel ' \
+            'frames)'
+    elif complete:
+        end = 'kunwind: walk complete'
+    else:
+        end = 'kunwind: walk stopped: %s' % why
+    return end, steps_line(frames)
+
+
 def format_walk(frames, why, complete):
     lines = []
     if why == 'in user mode':
-        return '#0  0x%016x (user mode)\nkunwind: walk complete (the CPU ' \
-            'is in user mode: no kernel frames)' % frames[0].ip
-    for n, f in enumerate(frames):
-        lines.append('#%-2d 0x%016x %s%s' % (n, f.ip, symbolize(f),
-                                            ' (exact)' if f.exact and n else
-                                            ''))
-    lines.append('kunwind: walk complete' if complete else
-                 'kunwind: walk stopped: %s' % why)
+        lines.append('#0  0x%016x (user mode)' % frames[0].ip)
+    else:
+        for n, f in enumerate(frames):
+            lines.append('#%-2d 0x%016x %s%s' % (
+                n, f.ip, symbolize(f), ' (exact)' if f.exact and n else ''))
+    lines += walk_end(frames, why, complete)
     return '\n'.join(lines)
 
 
@@ -93,8 +136,12 @@ With no argument: the CPU of gdb's selected thread.
 Frames are "func+off/size [module]" as the kernel prints them: vmlinux's
 symbols from the vmlinux gdb loaded (placed at the KASLR slide measured on
 the target), modules' from the target's own kallsyms.  The walk is
-kunwind's C walker (libkunwind.so), with the kernel's rules; its last line
-says whether it reached the end of the stack or why it stopped."""
+kunwind's C walker (libkunwind.so), with the kernel's rules; then a line
+says whether it reached the end of the stack or why it stopped, and the
+last who walked: "kunwind: steps: N by tables, N by a fallback (vmlinux
+table built on the fly N, no table N)", the target's own tables, or
+vmlinux's built from the host's vmlinux when the target has none
+(kunwind-tables says), or none (the walker has no fallback: never)."""
 
     def __init__(self):
         super().__init__('kunwind-bt', gdb.COMMAND_STACK)
@@ -148,22 +195,22 @@ says whether it reached the end of the stack or why it stopped."""
         for t in tasks.tasks():
             try:
                 frames, why, complete = walk_task(t)
-                key = tuple(symbolize(f) for f in frames) + (
-                    'kunwind: walk complete' if complete else
-                    'kunwind: walk stopped: %s' % why,)
+                key = tuple(symbolize(f) for f in frames), walk_end(
+                    frames, why, complete)
             except gdb.GdbError as e:
-                key = (str(e),)
+                key = (), (str(e),)
             except gdb.error as e:	# gdb.MemoryError too: a task exiting
-                key = ('kunwind: cannot read the target: %s' % e,)
+                key = (), ('kunwind: cannot read the target: %s' % e,)
             groups.setdefault(key, []).append(t)
         for key, ts in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             names = ', '.join('%d (%s)' % (t.pid, t.comm) for t in ts[:8])
             more = ' and %d more' % (len(ts) - 8) if len(ts) > 8 else ''
             print('%d task%s: %s%s' % (len(ts), 's' if len(ts) > 1 else '',
                                        names, more))
-            for n, line in enumerate(key[:-1]):
+            for n, line in enumerate(key[0]):
                 print('  #%-2d %s' % (n, line))
-            print('  ' + key[-1])
+            for line in key[1]:
+                print('  ' + line)
             print()
 
 

@@ -67,7 +67,7 @@ def load():
     lib.kunwind_target_add_seg.argtypes = [p, i, i, u]
     lib.kunwind_target_walk.argtypes = [p, u, u, u, i, ctypes.c_uint, pu, pu,
                                         ctypes.POINTER(ctypes.c_uint),
-                                        ctypes.POINTER(i)]
+                                        ctypes.POINTER(i), ctypes.POINTER(i)]
     lib.kunwind_target_stop_str.restype = ctypes.c_char_p
     lib.kunwind_target_stop_str.argtypes = [i]
     lib.kunwind_target_find_rule.argtypes = [p, u] + \
@@ -89,8 +89,11 @@ def load():
 
 
 class Frame:
-    def __init__(self, ip, sp, exact):
+    def __init__(self, ip, sp, exact, table=-1):
         self.ip, self.sp, self.exact = ip, sp, exact
+        # the handle of the table holding lookup_addr(), whose row the step
+        # to the next frame followed; -1: none
+        self.table = table
 
     def lookup_addr(self):
         """Where the frame's row is: ip, or ip - 1 for a return address."""
@@ -101,37 +104,42 @@ class Walker:
     """A target for the walker: tables copied in, callbacks for the rest.
 
     read(addr) -> int or None; stack(sp) -> (lo, hi, kind) or None;
-    text(ip) -> bool.  Exceptions in callbacks count as failures.
+    text(ip) -> bool.  A gdb.MemoryError in a callback counts as a failure
+    (the target has nothing there); any other exception (a symbol or type
+    vmlinux lacks, a bug) fails the callback too, and walk() raises it
+    once the walk has ended: never taken for an answer.
     """
 
     def __init__(self, read, stack, text):
         self.lib = load()
+        self.error = None	# the first exception of a callback in a walk
+
+        def call(fn, *args):
+            try:
+                return fn(*args)
+            except gdb.MemoryError:
+                return None
+            except Exception as e:
+                if self.error is None:
+                    self.error = e
+                return None
 
         def c_read(addr, val):
-            try:
-                v = read(addr)
-            except Exception:
-                return 0
+            v = call(read, addr)
             if v is None:
                 return 0
             val[0] = v
             return 1
 
         def c_stack(sp, lo, hi, kind):
-            try:
-                r = stack(sp)
-            except Exception:
-                return 0
+            r = call(stack, sp)
             if not r:
                 return 0
             lo[0], hi[0], kind[0] = r
             return 1
 
         def c_text(ip):
-            try:
-                return 1 if text(ip) else 0
-            except Exception:
-                return 0
+            return 1 if call(text, ip) else 0
 
         # Keep the callbacks alive as long as the target.
         self._cb = (_READ(c_read), _STACK(c_stack), _TEXT(c_text))
@@ -187,17 +195,25 @@ class Walker:
         if getattr(self, '_bufs', (0,))[0] < max_frames:
             self._bufs = (max_frames, (ctypes.c_ulong * max_frames)(),
                           (ctypes.c_ulong * max_frames)(),
-                          (ctypes.c_uint * max_frames)(), ctypes.c_int(),
+                          (ctypes.c_uint * max_frames)(),
+                          (ctypes.c_int * max_frames)(), ctypes.c_int(),
                           ctypes.c_int.in_dll(
                               self.lib, 'kunwind_target_frame_exact').value,
                           ctypes.c_int.in_dll(
                               self.lib, 'kunwind_target_stop_end').value)
-        _, ips, sps, flags, stop, exact, end = self._bufs
+        _, ips, sps, flags, tables, stop, exact, end = self._bufs
+        self.error = None
         n = self.lib.kunwind_target_walk(self.t, ip, sp, bp,
                                          1 if first_called else 0,
-                                         max_frames, ips, sps, flags,
+                                         max_frames, ips, sps, flags, tables,
                                          ctypes.byref(stop))
-        frames = [Frame(ips[k], sps[k], bool(flags[k] & exact))
+        if self.error is not None:
+            e, self.error = self.error, None
+            if isinstance(e, gdb.GdbError):
+                raise e
+            raise gdb.GdbError('kunwind: the walk\'s %s: %s' % (
+                type(e).__name__, e))
+        frames = [Frame(ips[k], sps[k], bool(flags[k] & exact), tables[k])
                   for k in range(n)]
         why = self.lib.kunwind_target_stop_str(stop.value).decode()
         return frames, why, stop.value == end

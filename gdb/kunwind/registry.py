@@ -34,6 +34,7 @@ class Registry:
         self.walker = lib.Walker(self._read, self._stack, self._text)
         self.notes = []		# how the tables were found, for kunwind-tables
         self.segs = []		# (start, end, table name, section)
+        self.fly = set()	# handles of tables built on the fly
         self.live_ptr = None	# where kunwind.ko points at its live array
         self.live = None	# what it pointed at when read
         self.kunwind = modules.find('kunwind')
@@ -182,6 +183,7 @@ class Registry:
                                    % (path, r.stderr.strip()))
             data = open(f.name, 'rb').read()
         h = self.walker.add_table('vmlinux', data)
+        self.fly.add(h)
         s = target.slide()
         for idx, (sec, size, base) in enumerate(self.walker.segs(h)):
             start = base + s

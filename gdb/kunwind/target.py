@@ -39,7 +39,8 @@ def _reset(*args):
 
 
 def _reset_run(*args):
-    for k in [k for k in _cache if k not in ('types', 'nm', 'slide')]:
+    for k in [k for k in _cache if k not in ('types', 'nm', 'nm_all',
+                                             'nm_names', 'slide')]:
         del _cache[k]
 
 
@@ -205,11 +206,37 @@ def _find_field(t, name):
 
 
 def link_addr(name):
-    """The address gdb has for vmlinux's symbol name (not slid)."""
+    """The link-time address of vmlinux's symbol name (not slid): gdb's
+    symbol (from the debug info), else the ELF symbol table's, as kallsyms
+    has it (an assembly label such as 6.1's ret_from_fork has no debug
+    info); gdb.GdbError if neither has it, or the ELF symbol table has
+    several."""
+    a = _link_addr(name)
+    if a is None:
+        raise gdb.GdbError('kunwind: vmlinux has no symbol %s (neither in '
+                           'its debug info nor in its ELF symbol table)'
+                           % name)
+    return a
+
+
+def has_symbol(name):
+    """Has vmlinux a symbol name (link_addr() finds it)?"""
+    return _link_addr(name) is not None
+
+
+def _link_addr(name):
     s = gdb.lookup_global_symbol(name) or gdb.lookup_static_symbol(name)
-    if s is None:
-        raise gdb.GdbError('kunwind: vmlinux has no symbol %s' % name)
-    return int(s.value().address)
+    if s is not None:
+        return int(s.value().address)
+    found = elf_symbols().get(name)
+    if not found:
+        return None
+    if len(found) > 1:
+        raise gdb.GdbError('kunwind: vmlinux\'s ELF symbol table has %d '
+                           'symbols %s (%s): which one is meant?' % (
+                               len(found), name,
+                               ', '.join('%#x' % a for a in found)))
+    return found[0]
 
 
 def sym(name):
@@ -225,17 +252,20 @@ def percpu_addr(name, cpu):
 
 def nr_cpus():
     def count():
+        # CONFIG_FORCE_NR_CPUS makes nr_cpu_ids a constant, no symbol
+        if not has_symbol('nr_cpu_ids'):
+            return _source.nr_threads()
         try:
             n = u32(sym('nr_cpu_ids'))	# data: at its run-time address
-        except (gdb.MemoryError, gdb.GdbError):
+        except gdb.MemoryError:
             n = 0
         return n or _source.nr_threads()
     return cached('nr_cpus', count)
 
 
-def nm_symbols():
-    """vmlinux's text symbols from its ELF symbol table, as kallsyms has
-    them: sorted [(link address, ELF size, name, nm type)]."""
+def _nm():
+    """Every defined symbol of vmlinux's ELF symbol table: [(link address,
+    ELF size, name, nm type)], nm's order."""
     def load():
         path = vmlinux().filename
         out = subprocess.run(['nm', '-S', '--defined-only', path],
@@ -246,13 +276,30 @@ def nm_symbols():
         syms = []
         for line in out.stdout.splitlines():
             p = line.split()
-            if len(p) == 4 and p[2] in 'tTwW':
+            if len(p) == 4:
                 syms.append((int(p[0], 16), int(p[1], 16), p[3], p[2]))
-            elif len(p) == 3 and p[1] in 'tTwW':
+            elif len(p) == 3:
                 syms.append((int(p[0], 16), 0, p[2], p[1]))
-        syms.sort()
         return syms
-    return cached('nm', load)
+    return cached('nm_all', load)
+
+
+def nm_symbols():
+    """vmlinux's text symbols from its ELF symbol table, as kallsyms has
+    them: sorted [(link address, ELF size, name, nm type)]."""
+    return cached('nm', lambda: sorted(s for s in _nm() if s[3] in 'tTwW'))
+
+
+def elf_symbols():
+    """{name: [link address, ...]} of vmlinux's ELF symbol table, absolute
+    symbols left out."""
+    def index():
+        out = {}
+        for a, _, name, typ in _nm():
+            if typ not in 'aA' and a not in out.setdefault(name, []):
+                out[name].append(a)
+        return out
+    return cached('nm_names', index)
 
 
 def _linker_provided(name):
@@ -298,13 +345,8 @@ def vmlinux_text():
     """Run-time [(start, end)] of vmlinux's core and init text."""
     def ranges():
         s = slide()
-        out = [(link_addr('_stext') + s, link_addr('_etext') + s)]
-        try:
-            out.append((link_addr('_sinittext') + s,
-                        link_addr('_einittext') + s))
-        except gdb.GdbError:
-            pass
-        return out
+        return [(link_addr('_stext') + s, link_addr('_etext') + s),
+                (link_addr('_sinittext') + s, link_addr('_einittext') + s)]
     return cached('vtext', ranges)
 
 

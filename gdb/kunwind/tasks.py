@@ -129,10 +129,7 @@ def irq_stack(cpu):
         a = target.percpu_addr('pcpu_hot', cpu) + target.field_offset(
             'struct pcpu_hot', 'hardirq_stack_ptr')
     else:
-        try:
-            a = target.percpu_addr('hardirq_stack_ptr', cpu)
-        except gdb.GdbError:
-            return None
+        a = target.percpu_addr('hardirq_stack_ptr', cpu)
     top = target.try_u64(a)
     if not top:
         return None
@@ -143,10 +140,7 @@ def irq_stack(cpu):
 
 def exception_stacks(cpu):
     """[(lo, hi)] of cpu's exception stacks (#DF, NMI, #DB, #MC...)."""
-    try:
-        base = target.try_u64(target.percpu_addr('cea_exception_stacks', cpu))
-    except gdb.GdbError:
-        return []
+    base = target.try_u64(target.percpu_addr('cea_exception_stacks', cpu))
     if not base:
         return []
     t = target.type_('struct cea_exception_stacks')
@@ -163,13 +157,10 @@ def entry_stack(cpu):
     interrupt from user mode lands on before sync_regs() moves it to the
     task's: the TSS's sp0 is its top, dumpstack.c's in_entry_stack()),
     or None."""
-    try:
-        top = target.try_u64(target.percpu_addr('cpu_tss_rw', cpu) +
-                             target.field_offset('struct tss_struct',
-                                                 'x86_tss', 'sp0'))
-        size = target.type_('struct entry_stack').sizeof
-    except gdb.GdbError:
-        return None
+    top = target.try_u64(target.percpu_addr('cpu_tss_rw', cpu) +
+                         target.field_offset('struct tss_struct', 'x86_tss',
+                                             'sp0'))
+    size = target.type_('struct entry_stack').sizeof
     return (top - size, top) if top else None
 
 
@@ -210,12 +201,22 @@ def sleeping_start(task):
         'struct inactive_task_frame', 'ret_addr'))
     bp = target.u64(thread_sp + target.field_offset(
         'struct inactive_task_frame', 'bp'))
-    first = True
-    for name in ('ret_from_fork_asm', 'ret_from_fork'):
-        try:
-            if ret == target.sym(name):
-                first = False	# a new task: its first instruction, exact
-                break
-        except gdb.GdbError:
-            pass
+    # A new task: its first instruction, exact (ORC's state->signal).
+    first = ret != fork_return()
     return ret, thread_sp + frame.sizeof, bp, first
+
+
+def fork_return():
+    """Run-time address where a task forked but not yet scheduled returns
+    to from its inactive_task_frame, as ORC's __unwind_start() compares it:
+    ret_from_fork_asm where vmlinux has it (6.12), else ret_from_fork
+    (6.1: an assembly label, in the ELF symbol table only).  gdb.GdbError if
+    vmlinux has neither."""
+    def find():
+        for name in ('ret_from_fork_asm', 'ret_from_fork'):
+            if target.has_symbol(name):
+                return target.sym(name)
+        raise gdb.GdbError('kunwind: vmlinux has neither ret_from_fork_asm '
+                           'nor ret_from_fork: a task forked but not yet '
+                           'run cannot be told from a sleeping one')
+    return target.cached('fork_return', find)
