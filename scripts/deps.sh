@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 APT_WHO="deps"
 . "$top/scripts/apt.sh"
 pkgs="gcc make libelf-dev libdw-dev elfutils libunwind-dev valgrind gdb binutils clang
-      llvm libclang-rt-14-dev python3 libc6-dbg linux-headers-amd64 kmod"
+      llvm libclang-rt-14-dev python3 libc6-dbg libc6-dev linux-headers-amd64 kmod"
 if [ "${1:-}" = kernel ]; then
 	pkgs="$pkgs qemu-system-x86 busybox-static cpio zstd bc bison flex
 	      libssl-dev linux-headers-amd64 linux-image-amd64 linux-source-6.12
