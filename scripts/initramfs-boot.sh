@@ -3,7 +3,8 @@
 #
 # kunwind loaded early from a real Debian initramfs, booted in QEMU:
 #
-#	scripts/initramfs-boot.sh [--from-tree] [--timeout S] RELEASE
+#	scripts/initramfs-boot.sh [--from-tree] [--timeout S]
+#				  --vmlinux-table yes|no RELEASE
 #
 # RELEASE: a stock kernel with /boot/vmlinuz-RELEASE, its headers, and
 # kunwind.ko where modprobe finds it (modinfo -k RELEASE kunwind: the
@@ -14,7 +15,10 @@
 # --from-tree takes them from scripts/initramfs/ instead, copied into the
 # private configuration directory (for development, without the package;
 # kunwind.ko must still be where modprobe finds it, e.g. copied by hand to
-# /lib/modules/RELEASE/extra/ and depmod RELEASE run).
+# /lib/modules/RELEASE/extra/ and depmod RELEASE run).  --vmlinux-table:
+# whether that kunwind.ko was built with RELEASE's vmlinux table (DKMS
+# with linux-image-RELEASE-dbg's vmlinux): the booted kernel must then
+# have registered it, or else say it has none (initramfs_vmlinux_table).
 #
 # Nothing of the machine changes: mkinitramfs -d CONF -o FILE with CONF a
 # copy of /etc/initramfs-tools plus test-only extras, all in the build
@@ -45,6 +49,16 @@
 #   initramfs_kunwind_first      kunwind is the oldest module in the guest's
 #                                /proc/modules, and others were loaded
 #                                after it (udev's: virtio, e1000, xhci...)
+#   initramfs_vmlinux_table      from the guest's debugfs (kunwind/tables)
+#                                and its dmesg (every level, whatever the
+#                                console's loglevel=4 shows): with
+#                                --vmlinux-table yes, "vmlinux" is
+#                                registered with its text segment live and
+#                                no "vmlinux table refused"; with no, no
+#                                "vmlinux" registration and kunwind.ko's
+#                                "no vmlinux table" line: the ok line says
+#                                which, and the walk counters then
+#                                (kunwind/stats after the profile)
 #   initramfs_registry           every module in /proc/modules that carries
 #                                a .kunwind section (/sys/module/M/sections)
 #                                is registered (debugfs tables), at least
@@ -83,17 +97,23 @@ APT_WHO="initramfs-boot"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
 
-from_tree=0 timeout=300
+from_tree=0 timeout=300 want_table=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--from-tree) from_tree=1; shift ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout wants seconds"
 		timeout=$2; shift 2 ;;
+	--vmlinux-table) [ $# -ge 2 ] || die "--vmlinux-table wants yes or no"
+		want_table=$2; shift 2 ;;
 	-*) die "unknown option $1 (see the header of $0)" ;;
 	*) break ;;
 	esac
 done
-[ $# = 1 ] || die "usage: $0 [--from-tree] [--timeout S] RELEASE"
+[ $# = 1 ] || die "usage: $0 [--from-tree] [--timeout S] --vmlinux-table yes|no RELEASE"
+case "$want_table" in
+yes | no) ;;
+*) die "--vmlinux-table yes|no: was kunwind.ko built with RELEASE's vmlinux table?" ;;
+esac
 rel=$1
 case "$rel" in
 *[!A-Za-z0-9._+-]* | '') die "bad RELEASE '$rel'" ;;
@@ -206,6 +226,8 @@ if ! grep -qw kunwind_early=no /proc/cmdline && [ -d $P ]; then
 	show stats $P/stats
 	show selfcheck $P/selfcheck_report
 fi
+[ -f /sys/kernel/debug/kunwind/stats ] &&
+	show kstats /sys/kernel/debug/kunwind/stats
 echo "kunwind-test: end"
 echo "kunwind-init: done status=0"
 sync
@@ -325,6 +347,36 @@ else
 		"registered: $(echo "$owners" | tr '\n' ' ')" \
 		"kunwind.ko registered ${before:-0} tables of modules loaded before it, want 0" \
 		"console: $log"
+fi
+
+# The vmlinux table as the booted kernel took it: its registration (name
+# line, then its segments, indented) and kunwind.ko's own lines.
+vsegs=$(guest "$log" tables | awk '/^[^ ]/ { v = $1 == "vmlinux" } v && /^ /')
+vreg=$(guest "$log" tables | grep '^vmlinux ') || vreg=
+refused=$(guest "$log" dmesg | grep 'vmlinux table refused') || refused=
+notable=$(guest "$log" dmesg | grep 'kunwind: no vmlinux table') || notable=
+walks=$(guest "$log" kstats | grep -E '^(walks|frames|orc_fallback[a-z_]*) ' |
+	awk '{ printf "%s%s=%s", NR > 1 ? " " : "", $1, $2 }') || walks=
+if [ -z "$(guest "$log" tables)" ]; then
+	notok initramfs_vmlinux_table "no debugfs kunwind/tables from the guest (console: $log)"
+elif [ "$want_table" = yes ]; then
+	if [ -n "$vreg" ] && [ -z "$refused" ] && [ -z "$notable" ] &&
+	   echo "$vsegs" | grep -q ' live$'; then
+		ok initramfs_vmlinux_table
+		echo "#   registered: $vreg; segments: $(echo "$vsegs" | awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $NF }')"
+		echo "#   walk counters after the profile: ${walks:-none}"
+	else
+		notok initramfs_vmlinux_table "kunwind.ko was built with the vmlinux table; the guest's kernel has:" 			"registration: ${vreg:-none}" "segments: $(echo "$vsegs" | tr '
+' ';')" 			"dmesg: ${refused:-}${notable:-}" "console: $log"
+	fi
+else
+	if [ -z "$vreg" ] && [ -z "$refused" ] && [ -n "$notable" ]; then
+		ok initramfs_vmlinux_table
+		echo "#   none, as built: ${notable#*kunwind: }"
+		echo "#   walk counters after the profile: ${walks:-none}"
+	else
+		notok initramfs_vmlinux_table "kunwind.ko was built without the vmlinux table; the guest's kernel has:" 			"registration: ${vreg:-none}" "dmesg: ${refused:-}${notable:-no \"no vmlinux table\" line}" 			"console: $log"
+	fi
 fi
 
 stat_of() { guest "$log" stats | sed -n "s/^$1: *//p" | head -n 1; }
