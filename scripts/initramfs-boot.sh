@@ -53,7 +53,7 @@
 #                                and its dmesg (every level, whatever the
 #                                console's loglevel=4 shows): with
 #                                --vmlinux-table yes, "vmlinux" is
-#                                registered with its text segment live and
+#                                registered with its .text segment live and
 #                                no "vmlinux table refused"; with no, no
 #                                "vmlinux" registration and kunwind.ko's
 #                                "no vmlinux table" line: the ok line says
@@ -355,15 +355,15 @@ vsegs=$(guest "$log" tables | awk '/^[^ ]/ { v = $1 == "vmlinux" } v && /^ /')
 vreg=$(guest "$log" tables | grep '^vmlinux ') || vreg=
 refused=$(guest "$log" dmesg | grep 'vmlinux table refused') || refused=
 notable=$(guest "$log" dmesg | grep 'kunwind: no vmlinux table') || notable=
-walks=$(guest "$log" kstats | grep -E '^(walks|frames|orc_fallback[a-z_]*) ' |
-	awk '{ printf "%s%s=%s", NR > 1 ? " " : "", $1, $2 }') || walks=
+walks=$(guest "$log" kstats |
+	awk '$1 ~ /^(walks|frames|table_steps|orc_fallback[a-z_]*)$/ { printf "%s=%s ", $1, $2 }')
 if [ -z "$(guest "$log" tables)" ]; then
 	notok initramfs_vmlinux_table "no debugfs kunwind/tables from the guest (console: $log)"
 elif [ "$want_table" = yes ]; then
 	if [ -n "$vreg" ] && [ -z "$refused" ] && [ -z "$notable" ] &&
-	   echo "$vsegs" | grep -q ' live$'; then
+	   echo "$vsegs" | awk '$1 == ".text" && $NF == "live" { f = 1 } END { exit !f }'; then
 		ok initramfs_vmlinux_table
-		echo "#   registered: $vreg; segments: $(echo "$vsegs" | awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $NF }')"
+		echo "#   registered: $vreg; segments: $(echo "$vsegs" | awk '{ printf "%s %s; ", $1, $NF }')"
 		echo "#   walk counters after the profile: ${walks:-none}"
 	else
 		notok initramfs_vmlinux_table "kunwind.ko was built with the vmlinux table; the guest's kernel has:" 			"registration: ${vreg:-none}" "segments: $(echo "$vsegs" | tr '
