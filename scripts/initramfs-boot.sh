@@ -57,8 +57,12 @@
 #                                no "vmlinux table refused"; with no, no
 #                                "vmlinux" registration and kunwind.ko's
 #                                "no vmlinux table" line: the ok line says
-#                                which, and the walk counters then
-#                                (kunwind/stats after the profile)
+#                                which
+#   initramfs_fallback_steps     kunwind/stats after the profile below:
+#                                steps by tables > 0; with the vmlinux
+#                                table no step by the ORC fallback, of any
+#                                reason; without, only "no table" ones
+#                                (vmlinux frames), counted and printed
 #   initramfs_registry           every module in /proc/modules that carries
 #                                a .kunwind section (/sys/module/M/sections)
 #                                is registered (debugfs tables), at least
@@ -351,20 +355,17 @@ fi
 
 # The vmlinux table as the booted kernel took it: its registration (name
 # line, then its segments, indented) and kunwind.ko's own lines.
-vsegs=$(guest "$log" tables | awk '/^[^ ]/ { v = $1 == "vmlinux" } v && /^ /')
+vsegs=$(guest "$log" tables | awk '/^[^ ]/ { v = $1 == "vmlinux" } v && /^ / && / size=/')
 vreg=$(guest "$log" tables | grep '^vmlinux ') || vreg=
 refused=$(guest "$log" dmesg | grep 'vmlinux table refused') || refused=
 notable=$(guest "$log" dmesg | grep 'kunwind: no vmlinux table') || notable=
-walks=$(guest "$log" kstats |
-	awk '$1 ~ /^(walks|frames|table_steps|orc_fallback[a-z_]*)$/ { printf "%s=%s ", $1, $2 }')
 if [ -z "$(guest "$log" tables)" ]; then
 	notok initramfs_vmlinux_table "no debugfs kunwind/tables from the guest (console: $log)"
 elif [ "$want_table" = yes ]; then
 	if [ -n "$vreg" ] && [ -z "$refused" ] && [ -z "$notable" ] &&
 	   echo "$vsegs" | awk '$1 == ".text" && $NF == "live" { f = 1 } END { exit !f }'; then
 		ok initramfs_vmlinux_table
-		echo "#   registered: $vreg; segments: $(echo "$vsegs" | awk '{ printf "%s %s; ", $1, $NF }')"
-		echo "#   walk counters after the profile: ${walks:-none}"
+		echo "#   registered: $vreg; segments: $(echo "$vsegs" | awk '/ size=/ { printf "%s %s; ", $1, $NF }')"
 	else
 		notok initramfs_vmlinux_table "kunwind.ko was built with the vmlinux table; the guest's kernel has:" 			"registration: ${vreg:-none}" "segments: $(echo "$vsegs" | tr '
 ' ';')" 			"dmesg: ${refused:-}${notable:-}" "console: $log"
@@ -373,10 +374,30 @@ else
 	if [ -z "$vreg" ] && [ -z "$refused" ] && [ -n "$notable" ]; then
 		ok initramfs_vmlinux_table
 		echo "#   none, as built: ${notable#*kunwind: }"
-		echo "#   walk counters after the profile: ${walks:-none}"
 	else
 		notok initramfs_vmlinux_table "kunwind.ko was built without the vmlinux table; the guest's kernel has:" 			"registration: ${vreg:-none}" "dmesg: ${refused:-}${notable:-no \"no vmlinux table\" line}" 			"console: $log"
 	fi
+fi
+
+# Who walked: kunwind's counters after the profile (every walk since
+# kunwind.ko's load, the profiler's self-checked samples most of them).
+kstat() { guest "$log" kstats | awk -v n="$1" '$1 == n { print $2; exit }'; }
+walks=$(guest "$log" kstats |
+	awk '$1 ~ /^(walks|frames|table_steps|orc_fallback_[a-z_]*)$/ { printf "%s=%s ", $1, $2 }')
+tsteps=$(kstat table_steps) fsteps=$(kstat orc_fallback_steps)
+nrow=$(kstat orc_fallback_no_row) nfail=$(kstat orc_fallback_row_step_failed)
+ntracer=$(kstat orc_fallback_tracer_helper_missing) ntable=$(kstat orc_fallback_no_table)
+if [ -z "$tsteps" ] || [ -z "$fsteps" ] || [ -z "$nrow" ] || [ -z "$nfail" ] ||
+   [ -z "$ntracer" ] || [ -z "$ntable" ]; then
+	notok initramfs_fallback_steps "kunwind/stats lacks a counter: ${walks:-none}" "console: $log"
+elif [ "$tsteps" -gt 0 ] && [ "$nrow" = 0 ] && [ "$nfail" = 0 ] && [ "$ntracer" = 0 ] &&
+     { [ "$want_table" = no ] || [ "$fsteps" = 0 ]; }; then
+	ok initramfs_fallback_steps
+	echo "#   $walks"
+else
+	notok initramfs_fallback_steps "want table_steps > 0 and no fallback step$([ "$want_table" = no ] &&
+		echo ' but "no table" ones (no vmlinux table)'); kunwind/stats after the profile:" \
+		"$walks" "console: $log"
 fi
 
 stat_of() { guest "$log" stats | sed -n "s/^$1: *//p" | head -n 1; }
