@@ -76,7 +76,7 @@ chmod +x "$out/workload.sh"
 # kunwind.ko with the kernel's vmlinux table (stock: its -dbg vmlinux,
 # scripts/stock-vmlinux.sh; its failure is ours; without a table only
 # when the -dbg package cannot be had, and then the summary says so).
-table="vmlinux table $kernel's build"
+table="vmlinux table of the $kernel kernel's build"
 case "$kernel" in
 test | debug) ;;
 *)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel") ||
