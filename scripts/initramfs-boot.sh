@@ -232,6 +232,9 @@ if ! grep -qw kunwind_early=no /proc/cmdline && [ -d $P ]; then
 fi
 [ -f /sys/kernel/debug/kunwind/stats ] &&
 	show kstats /sys/kernel/debug/kunwind/stats
+# The tables again: each one's fallback steps out of its text, by reason.
+[ -f /sys/kernel/debug/kunwind/tables ] &&
+	show tables-after /sys/kernel/debug/kunwind/tables
 echo "kunwind-test: end"
 echo "kunwind-init: done status=0"
 sync
@@ -395,9 +398,13 @@ elif [ "$tsteps" -gt 0 ] && [ "$nrow" = 0 ] && [ "$nfail" = 0 ] && [ "$ntracer" 
 	ok initramfs_fallback_steps
 	echo "#   $walks"
 else
+	# Whose text the fallback stepped out of (debugfs tables after the
+	# profile; "no table" has no owner).
+	owners=$(guest "$log" tables-after | awk '/^[^ ]/ { t = $1 }
+		/^  fallback steps out of its text:/ && /[1-9]/ { sub(/^  fallback steps out of its text: /, ""); print t ": " $0 }')
 	notok initramfs_fallback_steps "want table_steps > 0 and no fallback step$([ "$want_table" = no ] &&
 		echo ' but "no table" ones (no vmlinux table)'); kunwind/stats after the profile:" \
-		"$walks" "console: $log"
+		"$walks" "by table: ${owners:-none with a count}" "console: $log"
 fi
 
 stat_of() { guest "$log" stats | sed -n "s/^$1: *//p" | head -n 1; }
