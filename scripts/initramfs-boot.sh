@@ -400,11 +400,11 @@ elif [ "$tsteps" -gt 0 ] && [ "$nrow" = 0 ] && [ "$nfail" = 0 ] && [ "$ntracer" 
 else
 	# Whose text the fallback stepped out of (debugfs tables after the
 	# profile; "no table" has no owner).
-	owners=$(guest "$log" tables-after | awk '/^[^ ]/ { t = $1 }
+	fowners=$(guest "$log" tables-after | awk '/^[^ ]/ { t = $1 }
 		/^  fallback steps out of its text:/ && /[1-9]/ { sub(/^  fallback steps out of its text: /, ""); print t ": " $0 }')
 	notok initramfs_fallback_steps "want table_steps > 0 and no fallback step$([ "$want_table" = no ] &&
 		echo ' but "no table" ones (no vmlinux table)'); kunwind/stats after the profile:" \
-		"$walks" "by table: ${owners:-none with a count}" "console: $log"
+		"$walks" "by table: ${fowners:-none with a count}" "console: $log"
 fi
 
 stat_of() { guest "$log" stats | sed -n "s/^$1: *//p" | head -n 1; }
