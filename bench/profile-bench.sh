@@ -41,8 +41,11 @@ die() { echo "bench: error: $*" >&2; exit 1; }
 # it): without one every vmlinux frame is a step of the ORC fallback.
 case "$kernel" in
 test | debug) ;;
-*)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel")
-	export KUNWIND_STOCK_VMLINUX ;;
+*)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel") ||
+		die "scripts/stock-vmlinux.sh $kernel failed: no vmlinux for its table"
+	export KUNWIND_STOCK_VMLINUX
+	[ "$KUNWIND_STOCK_VMLINUX" != no ] ||
+		echo "bench: no vmlinux table for $kernel (stock-vmlinux.sh's reason above): vmlinux frames by the ORC fallback, the walk times are not kunwind's" ;;
 esac
 
 cat >"$out/bench.sh" <<'EOF'

@@ -18,9 +18,10 @@
 # sample/kunwind_sample.ko in a copy of the sources at
 # build/death/test/src (build/death/debug/src), as scripts/kunit-run.sh
 # does; for a stock kernel, "scripts/stock-boot.sh --no-boot KVER" builds
-# both in its output directory's src/ (with the vmlinux table when
-# KUNWIND_STOCK_VMLINUX names a vmlinux, such as scripts/dbg-vmlinux.sh's,
-# or the -dbg package is installed: see stock-boot.sh).  Then, per KIND,
+# both in its output directory's src/ (with the vmlinux table of
+# KUNWIND_STOCK_VMLINUX, or else of the -dbg vmlinux stock-boot.sh gets
+# from scripts/stock-vmlinux.sh, whose failure fails the build; without
+# one only with KUNWIND_STOCK_VMLINUX=no or when apt has no -dbg package).  Then, per KIND,
 # an initramfs (scripts/mkinitramfs.sh) that insmods kunwind.ko and
 # kunwind_sample.ko with points=0 (no point runs) and whose test.sh
 # writes KIND to /sys/module/kunwind_sample/parameters/die; if the kernel

@@ -31,8 +31,23 @@ esac
 # depth 4, pt_regs frame, stack switch, softirq, no-return, sleeping task
 points=${*:-2 6 8 11 13 14}
 
+# kunwind.ko with the vmlinux table of every part, from the -dbg
+# package's vmlinux (scripts/stock-vmlinux.sh): its failure stops the
+# demo; only when apt cannot give the package the demo runs without, says
+# so, and vmlinux frames are the ORC fallback's.
+KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kver") || {
+	echo "demo: scripts/stock-vmlinux.sh $kver failed: no vmlinux for kunwind's table" >&2
+	exit 1
+}
+export KUNWIND_STOCK_VMLINUX
+if [ "$KUNWIND_STOCK_VMLINUX" = no ]; then
+	echo "kunwind demo: NO vmlinux table (the reason above): vmlinux frames are walked by the ORC fallback, marked O"
+else
+	echo "kunwind demo: kunwind.ko with the vmlinux table of $KUNWIND_STOCK_VMLINUX"
+fi
+
 echo "== part 1: kunwind.ko on Debian's stock $kver kernel in QEMU"
-echo "kunwind demo: at each point, the sample module's stack as kunwind.ko walks it (left; T: a step by a kunwind table, O: by the ORC fallback, used for vmlinux without its -dbg package) beside the kernel's own dump_stack() (right; RIP: an interrupted ip); '=' marks equal frames."
+echo "kunwind demo: at each point, the sample module's stack as kunwind.ko walks it (left; T: a step by a kunwind table, O: by the ORC fallback, for code no table describes) beside the kernel's own dump_stack() (right; RIP: an interrupted ip); '=' marks equal frames."
 # Its status, not tail's: a failed build or boot must stop the demo.
 out=$("$top/scripts/stock-boot.sh" "$kver") || {
 	echo "demo: scripts/stock-boot.sh $kver failed" \

@@ -3,7 +3,8 @@
 #
 # kunwind loaded early from a real Debian initramfs, booted in QEMU:
 #
-#	scripts/initramfs-boot.sh [--from-tree] [--timeout S] RELEASE
+#	scripts/initramfs-boot.sh [--from-tree] [--timeout S]
+#				  --vmlinux-table yes|no RELEASE
 #
 # RELEASE: a stock kernel with /boot/vmlinuz-RELEASE, its headers, and
 # kunwind.ko where modprobe finds it (modinfo -k RELEASE kunwind: the
@@ -14,7 +15,10 @@
 # --from-tree takes them from scripts/initramfs/ instead, copied into the
 # private configuration directory (for development, without the package;
 # kunwind.ko must still be where modprobe finds it, e.g. copied by hand to
-# /lib/modules/RELEASE/extra/ and depmod RELEASE run).
+# /lib/modules/RELEASE/extra/ and depmod RELEASE run).  --vmlinux-table:
+# whether that kunwind.ko was built with RELEASE's vmlinux table (DKMS
+# with linux-image-RELEASE-dbg's vmlinux): the booted kernel must then
+# have registered it, or else say it has none (initramfs_vmlinux_table).
 #
 # Nothing of the machine changes: mkinitramfs -d CONF -o FILE with CONF a
 # copy of /etc/initramfs-tools plus test-only extras, all in the build
@@ -45,6 +49,20 @@
 #   initramfs_kunwind_first      kunwind is the oldest module in the guest's
 #                                /proc/modules, and others were loaded
 #                                after it (udev's: virtio, e1000, xhci...)
+#   initramfs_vmlinux_table      from the guest's debugfs (kunwind/tables)
+#                                and its dmesg (every level, whatever the
+#                                console's loglevel=4 shows): with
+#                                --vmlinux-table yes, "vmlinux" is
+#                                registered with its .text segment live and
+#                                no "vmlinux table refused"; with no, no
+#                                "vmlinux" registration and kunwind.ko's
+#                                "no vmlinux table" line: the ok line says
+#                                which
+#   initramfs_fallback_steps     kunwind/stats after the profile below:
+#                                steps by tables > 0; with the vmlinux
+#                                table no step by the ORC fallback, of any
+#                                reason; without, only "no table" ones
+#                                (vmlinux frames), counted and printed
 #   initramfs_registry           every module in /proc/modules that carries
 #                                a .kunwind section (/sys/module/M/sections)
 #                                is registered (debugfs tables), at least
@@ -83,17 +101,23 @@ APT_WHO="initramfs-boot"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
 
-from_tree=0 timeout=300
+from_tree=0 timeout=300 want_table=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--from-tree) from_tree=1; shift ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout wants seconds"
 		timeout=$2; shift 2 ;;
+	--vmlinux-table) [ $# -ge 2 ] || die "--vmlinux-table wants yes or no"
+		want_table=$2; shift 2 ;;
 	-*) die "unknown option $1 (see the header of $0)" ;;
 	*) break ;;
 	esac
 done
-[ $# = 1 ] || die "usage: $0 [--from-tree] [--timeout S] RELEASE"
+[ $# = 1 ] || die "usage: $0 [--from-tree] [--timeout S] --vmlinux-table yes|no RELEASE"
+case "$want_table" in
+yes | no) ;;
+*) die "--vmlinux-table yes|no: was kunwind.ko built with RELEASE's vmlinux table?" ;;
+esac
 rel=$1
 case "$rel" in
 *[!A-Za-z0-9._+-]* | '') die "bad RELEASE '$rel'" ;;
@@ -206,6 +230,11 @@ if ! grep -qw kunwind_early=no /proc/cmdline && [ -d $P ]; then
 	show stats $P/stats
 	show selfcheck $P/selfcheck_report
 fi
+[ -f /sys/kernel/debug/kunwind/stats ] &&
+	show kstats /sys/kernel/debug/kunwind/stats
+# The tables again: each one's fallback steps out of its text, by reason.
+[ -f /sys/kernel/debug/kunwind/tables ] &&
+	show tables-after /sys/kernel/debug/kunwind/tables
 echo "kunwind-test: end"
 echo "kunwind-init: done status=0"
 sync
@@ -325,6 +354,57 @@ else
 		"registered: $(echo "$owners" | tr '\n' ' ')" \
 		"kunwind.ko registered ${before:-0} tables of modules loaded before it, want 0" \
 		"console: $log"
+fi
+
+# The vmlinux table as the booted kernel took it: its registration (name
+# line, then its segments, indented) and kunwind.ko's own lines.
+vsegs=$(guest "$log" tables | awk '/^[^ ]/ { v = $1 == "vmlinux" } v && /^ / && / size=/')
+vreg=$(guest "$log" tables | grep '^vmlinux ') || vreg=
+refused=$(guest "$log" dmesg | grep 'vmlinux table refused') || refused=
+notable=$(guest "$log" dmesg | grep 'kunwind: no vmlinux table') || notable=
+if [ -z "$(guest "$log" tables)" ]; then
+	notok initramfs_vmlinux_table "no debugfs kunwind/tables from the guest (console: $log)"
+elif [ "$want_table" = yes ]; then
+	if [ -n "$vreg" ] && [ -z "$refused" ] && [ -z "$notable" ] &&
+	   echo "$vsegs" | awk '$1 == ".text" && $NF == "live" { f = 1 } END { exit !f }'; then
+		ok initramfs_vmlinux_table
+		echo "#   registered: $vreg; segments: $(echo "$vsegs" | awk '/ size=/ { printf "%s %s; ", $1, $NF }')"
+	else
+		notok initramfs_vmlinux_table "kunwind.ko was built with the vmlinux table; the guest's kernel has:" 			"registration: ${vreg:-none}" "segments: $(echo "$vsegs" | tr '
+' ';')" 			"dmesg: ${refused:-}${notable:-}" "console: $log"
+	fi
+else
+	if [ -z "$vreg" ] && [ -z "$refused" ] && [ -n "$notable" ]; then
+		ok initramfs_vmlinux_table
+		echo "#   none, as built: ${notable#*kunwind: }"
+	else
+		notok initramfs_vmlinux_table "kunwind.ko was built without the vmlinux table; the guest's kernel has:" 			"registration: ${vreg:-none}" "dmesg: ${refused:-}${notable:-no \"no vmlinux table\" line}" 			"console: $log"
+	fi
+fi
+
+# Who walked: kunwind's counters after the profile (every walk since
+# kunwind.ko's load, the profiler's self-checked samples most of them).
+kstat() { guest "$log" kstats | awk -v n="$1" '$1 == n { print $2; exit }'; }
+walks=$(guest "$log" kstats |
+	awk '$1 ~ /^(walks|frames|table_steps|orc_fallback_[a-z_]*)$/ { printf "%s=%s ", $1, $2 }')
+tsteps=$(kstat table_steps) fsteps=$(kstat orc_fallback_steps)
+nrow=$(kstat orc_fallback_no_row) nfail=$(kstat orc_fallback_row_step_failed)
+ntracer=$(kstat orc_fallback_tracer_helper_missing) ntable=$(kstat orc_fallback_no_table)
+if [ -z "$tsteps" ] || [ -z "$fsteps" ] || [ -z "$nrow" ] || [ -z "$nfail" ] ||
+   [ -z "$ntracer" ] || [ -z "$ntable" ]; then
+	notok initramfs_fallback_steps "kunwind/stats lacks a counter: ${walks:-none}" "console: $log"
+elif [ "$tsteps" -gt 0 ] && [ "$nrow" = 0 ] && [ "$nfail" = 0 ] && [ "$ntracer" = 0 ] &&
+     { [ "$want_table" = no ] || [ "$fsteps" = 0 ]; }; then
+	ok initramfs_fallback_steps
+	echo "#   $walks"
+else
+	# Whose text the fallback stepped out of (debugfs tables after the
+	# profile; "no table" has no owner).
+	fowners=$(guest "$log" tables-after | awk '/^[^ ]/ { t = $1 }
+		/^  fallback steps out of its text:/ && /[1-9]/ { sub(/^  fallback steps out of its text: /, ""); print t ": " $0 }')
+	notok initramfs_fallback_steps "want table_steps > 0 and no fallback step$([ "$want_table" = no ] &&
+		echo ' but "no table" ones (no vmlinux table)'); kunwind/stats after the profile:" \
+		"$walks" "by table: ${fowners:-none with a count}" "console: $log"
 fi
 
 stat_of() { guest "$log" stats | sed -n "s/^$1: *//p" | head -n 1; }

@@ -19,6 +19,9 @@
 # and on stdout, last:
 #	profile: samples=N achieved_hz=N/N lost=N (P%) stopped=N
 #	profile: selfcheck equal=N differ=N orc_incomplete=N agreement=P%
+#	profile: vmlinux table PATH (or "vmlinux table none: ..." on a stock
+#		kernel whose -dbg package apt cannot give: see
+#		scripts/stock-vmlinux.sh, whose failure fails this script)
 #	profile: folded OUTDIR/profile.folded html OUTDIR/profile.html
 # agreement: equal over equal + differ, the samples where ORC completed.
 # Exit status: 0 if the boot and the extraction went through.
@@ -70,11 +73,20 @@ done
 EOF
 chmod +x "$out/workload.sh"
 
-# kunwind.ko with the kernel's vmlinux table (stock: its -dbg vmlinux).
+# kunwind.ko with the kernel's vmlinux table (stock: its -dbg vmlinux,
+# scripts/stock-vmlinux.sh; its failure is ours; without a table only
+# when the -dbg package cannot be had, and then the summary says so).
+table="vmlinux table of the $kernel kernel's build"
 case "$kernel" in
 test | debug) ;;
-*)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel")
-	export KUNWIND_STOCK_VMLINUX ;;
+*)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel") ||
+		die "scripts/stock-vmlinux.sh $kernel failed: no vmlinux for its table"
+	export KUNWIND_STOCK_VMLINUX
+	table="vmlinux table $KUNWIND_STOCK_VMLINUX"
+	if [ "$KUNWIND_STOCK_VMLINUX" = no ]; then
+		table="vmlinux table none: vmlinux frames by the ORC fallback (no table; stock-vmlinux.sh's reason above)"
+		say "$table"
+	fi ;;
 esac
 log=$("$top/scripts/profile-boot.sh" ${append:+--append "$append"} "$kernel" \
 	"$out/workload.sh" | tail -n1) ||
@@ -97,4 +109,5 @@ equal=$(stat selfcheck_equal) differ=$(stat selfcheck_differ)
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? 100 * a / b : 0 }'; }
 echo "profile: samples=$samples achieved_hz=$(stat achieved_hz)/$(stat requested_hz) lost=$lost ($(pct "$lost" "$samples")%) stopped=$(stat stopped)"
 echo "profile: selfcheck equal=$equal differ=$differ orc_incomplete=$(stat selfcheck_orc_incomplete) agreement=$(pct "$equal" $((equal + differ)))%"
+echo "profile: $table"
 echo "profile: folded $out/profile.folded html $out/profile.html"

@@ -6,6 +6,7 @@
 #
 #	scripts/stock-boot.sh [--no-boot] [--timeout S] KVER
 #	scripts/stock-boot.sh --release KVER
+#	scripts/stock-boot.sh --install KVER
 #
 # KVER: 6.1 (the bookworm kernel), 6.12 (bookworm's 6.12 backport), or a
 # full release such as 6.12.117+deb12-amd64.  The newest installed kernel
@@ -13,7 +14,10 @@
 # missing, the newest linux-image-<release>(-unsigned) and
 # linux-headers-<release> from apt are installed (after apt-get update:
 # about 1 minute on a fresh machine, see tests/stock.mk).  --release only
-# prints the release it would use and installs nothing; KUNWIND_BOOT_DIR
+# prints the release it would use and installs nothing; --install installs
+# the image and headers if need be, prints the release and builds nothing
+# (scripts/stock-vmlinux.sh: the -dbg vmlinux must match the installed
+# image); KUNWIND_BOOT_DIR
 # (default /boot) is where it looks for installed images (for
 # tests/scripts.test).
 #
@@ -28,13 +32,16 @@
 # sample.c; /test.sh then writes the sample's trigger parameter, removes
 # the sample (its exit point) and prints kunwind's debugfs files.
 #
-# If /usr/lib/debug/boot/vmlinux-<release> exists (linux-image-<release>-
-# dbg) kunwind.ko carries the vmlinux table and kernel frames come from
-# kunwind tables; otherwise from the ORC fallback, flagged "(orc)".
-# KUNWIND_STOCK_VMLINUX=no ignores it; =<path> names another vmlinux, such
-# as the one scripts/dbg-vmlinux.sh fetches without installing the whole
-# -dbg package (tests/stock.test does that).  With a vmlinux table the
-# directory is build/stock/<release>-dbg/.
+# kunwind.ko carries the vmlinux table, and kernel frames come from
+# kunwind tables, from /usr/lib/debug/boot/vmlinux-<release> if it exists
+# (linux-image-<release>-dbg), else from the vmlinux scripts/stock-vmlinux.sh
+# fetches (the -dbg package's, without installing it): a failure there
+# fails the build; only when apt has no -dbg package of the image's version
+# (stock-vmlinux.sh's "no", its reason on stderr) kunwind.ko is built
+# without, and kernel frames come from the ORC fallback, flagged "(orc)".
+# KUNWIND_STOCK_VMLINUX=no builds without on purpose; =<path> names the
+# vmlinux (tests/stock.test does both).  With a vmlinux table the directory
+# is build/stock/<release>-dbg/.
 #
 # The last line of stdout is the console log's path.  Exit status: 0 when
 # the boot went through (scripts/qemu-run.sh's status otherwise: 2 panic
@@ -49,19 +56,20 @@ APT_WHO="stock-boot"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
 
-boot=1 timeout=300 resolve=0
+boot=1 timeout=300 resolve=0 install=0
 bootdir=${KUNWIND_BOOT_DIR:-/boot}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-boot) boot=0; shift ;;
 	--release) resolve=1; shift ;;
+	--install) install=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	-*) die "unknown option $1 (see the header of $0)" ;;
 	*) break ;;
 	esac
 done
 [ $# = 1 ] ||
-	die "usage: $0 [--no-boot|--release] [--timeout S] KVER (6.1, 6.12, a release)"
+	die "usage: $0 [--no-boot|--release|--install] [--timeout S] KVER (6.1, 6.12, a release)"
 kver=$1
 
 # Newest release of series $1 (6.1, 6.12) with an image in $bootdir and
@@ -133,6 +141,10 @@ kdir=/usr/src/linux-headers-$rel
 [ -f "$kdir/Makefile" ] || apt_install "linux-headers-$rel"
 [ -f "/boot/vmlinuz-$rel" ] || die "no /boot/vmlinuz-$rel after install"
 [ -f "$kdir/Makefile" ] || die "no $kdir after install"
+if [ "$install" = 1 ]; then
+	echo "$rel"
+	exit 0
+fi
 
 # O: the build directory, as for the top Makefile (relative to the top).
 obj=${O:-build}
@@ -140,12 +152,20 @@ case "$obj" in
 /*) objdir=$obj ;;
 *) objdir=$top/$obj ;;
 esac
-vmlinux=${KUNWIND_STOCK_VMLINUX:-/usr/lib/debug/boot/vmlinux-$rel}
-[ "$vmlinux" = no ] && vmlinux=
-if [ -n "$vmlinux" ] && [ ! -f "$vmlinux" ]; then
-	[ -n "${KUNWIND_STOCK_VMLINUX:-}" ] && die "no such file: $vmlinux"
-	vmlinux=
-fi
+case "${KUNWIND_STOCK_VMLINUX:-}" in
+no) vmlinux= ;;
+'')	vmlinux=/usr/lib/debug/boot/vmlinux-$rel
+	if [ ! -f "$vmlinux" ]; then
+		vmlinux=$("$top/scripts/stock-vmlinux.sh" "$rel") ||
+			die "$rel: no vmlinux for its table (scripts/stock-vmlinux.sh failed)"
+		if [ "$vmlinux" = no ]; then
+			say "$rel: kunwind.ko without a vmlinux table (the reason above)"
+			vmlinux=
+		fi
+	fi ;;
+*)	vmlinux=$KUNWIND_STOCK_VMLINUX
+	[ -f "$vmlinux" ] || die "no such file: $vmlinux" ;;
+esac
 
 out=$objdir/stock/$rel${vmlinux:+-dbg}
 src=$out/src

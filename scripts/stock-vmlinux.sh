@@ -3,30 +3,57 @@
 #
 # The vmlinux of a stock Debian kernel, for kunwind.ko's vmlinux table:
 #
-#	KUNWIND_STOCK_VMLINUX=$(scripts/stock-vmlinux.sh KVER)
+#	KUNWIND_STOCK_VMLINUX=$(scripts/stock-vmlinux.sh KVER) || die ...
 #
-# KVER as scripts/stock-boot.sh takes it (6.1, 6.12, a release).  Prints
-# the path scripts/dbg-vmlinux.sh gives (the -dbg package's vmlinux,
-# fetched once into ~/.cache/kunwind/dbg), or "no" when there is none:
-# then kunwind.ko walks vmlinux frames with the ORC fallback.  An
-# already set KUNWIND_STOCK_VMLINUX is printed as it is.
+# KVER as scripts/stock-boot.sh takes it (6.1, 6.12, a release).  The
+# image is installed first if need be ("stock-boot.sh --install": the
+# -dbg package must match it), then scripts/dbg-vmlinux.sh gives the -dbg
+# package's vmlinux (fetched once into ~/.cache/kunwind/dbg).
+#
+# Exit status and stdout:
+#	0  the vmlinux's path
+#	0  "no", only when there is no vmlinux table to be had, for a reason
+#	   printed on stderr as one line
+#		stock-vmlinux: no vmlinux table: REASON
+#	   REASON: apt offers no -dbg package of the installed image's
+#	   version (dbg-vmlinux.sh's status 2: an old release, gone from
+#	   the archive), or the caller said so (KUNWIND_STOCK_DBG=no,
+#	   KUNWIND_STOCK_VMLINUX=no).  kunwind.ko then walks vmlinux frames
+#	   with the ORC fallback ("no table"): a caller that meant to have
+#	   the table skips, and says why, or says so beside its result.
+#	1  any other failure (install, download, extraction, a
+#	   KUNWIND_STOCK_VMLINUX that is no file): nothing on stdout.  A
+#	   caller fails; it must never go on without the table.
+# An already set KUNWIND_STOCK_VMLINUX (a file) is printed as it is.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ $# = 1 ] || { echo "usage: $0 KVER" >&2; exit 1; }
-if [ -n "${KUNWIND_STOCK_VMLINUX:-}" ]; then
+say() { echo "stock-vmlinux: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+none() { say "no vmlinux table: $*"; echo no; exit 0; }
+[ $# = 1 ] || die "usage: $0 KVER"
+case "${KUNWIND_STOCK_VMLINUX:-}" in
+'') ;;
+no) none "KUNWIND_STOCK_VMLINUX=no" ;;
+*)	[ -f "$KUNWIND_STOCK_VMLINUX" ] ||
+		die "KUNWIND_STOCK_VMLINUX=$KUNWIND_STOCK_VMLINUX: no such file"
 	echo "$KUNWIND_STOCK_VMLINUX"
-	exit 0
-fi
-# The -dbg package must match the installed image: install it first (as
-# the boot will), idempotently.
-"$top/scripts/stock-boot.sh" --no-boot "$1" >/dev/null ||
-	{ echo no; exit 0; }
-rel=$("$top/scripts/stock-boot.sh" --release "$1") || { echo no; exit 0; }
-path=$("$top/scripts/dbg-vmlinux.sh" "$rel" | tail -n1) || path=
-if [ -n "$path" ] && [ -f "$path" ]; then
-	echo "$path"
-else
-	echo "stock-vmlinux: no -dbg vmlinux of $rel: vmlinux frames by the ORC fallback" >&2
-	echo no
-fi
+	exit 0 ;;
+esac
+[ "${KUNWIND_STOCK_DBG:-yes}" != no ] || none "KUNWIND_STOCK_DBG=no"
+rel=$("$top/scripts/stock-boot.sh" --install "$1" | tail -n1) ||
+	die "scripts/stock-boot.sh --install $1 failed"
+[ -n "$rel" ] || die "scripts/stock-boot.sh --install $1 printed no release"
+set +e
+out=$("$top/scripts/dbg-vmlinux.sh" "$rel")
+rc=$?
+set -e
+path=$(printf '%s\n' "$out" | tail -n1)
+case "$rc" in
+0)	if [ -z "$path" ] || [ ! -f "$path" ]; then
+		die "scripts/dbg-vmlinux.sh $rel printed no file: '$path'"
+	fi
+	echo "$path" ;;
+2)	none "apt offers no -dbg package of $rel's installed version" ;;
+*)	die "scripts/dbg-vmlinux.sh $rel failed (status $rc)" ;;
+esac
