@@ -19,7 +19,7 @@
 # and on stdout, last:
 #	profile: samples=N achieved_hz=N/N lost=N (P%) stopped=N
 #	profile: stopped=N (P% of kernel samples) REASON=N ... deep=N
-#	profile: steps tables=N fallback=N
+#	profile: steps tables=N fallback=N (REASON=N ...)
 #	profile: retpoline_thunk=N (P% of kernel samples) entry=N stopped=N
 #	profile: selfcheck equal=N differ=N orc_incomplete=N agreement=P%
 #	profile: selfcheck equal_tables=N equal_fallback=N (N steps) equal_stopped=N
@@ -27,7 +27,8 @@
 # lost: walks that stopped at <= 2 frames; stopped: every walk that ended
 # before the end of the stack, at any depth, by reason (stats'
 # stopped_REASON), deep: those of more than 2 frames.  steps: the kernel
-# samples' steps by kunwind's tables and by the ORC fallback.
+# samples' steps by kunwind's tables and by the ORC fallback, per reason
+# (stats' steps_fallback_REASON).
 # retpoline_thunk: samples that interrupted a retpoline thunk (entry: at
 # its first instruction, a plain call frame), stopped: whose walk stopped
 # there (counted in stopped and lost).  agreement: equal over equal +
@@ -112,7 +113,9 @@ kern=$((samples - $(stat user_samples)))
 reasons=$(sed -n '/^stopped_deep:/d; s/^stopped_\([a-z_]*\): \([0-9]*\)$/\1=\2/p' \
 	"$out/stats" | tr '\n' ' ')
 echo "profile: stopped=$(stat stopped) ($(pct "$(stat stopped)" "$kern")% of kernel samples) ${reasons}deep=$(stat stopped_deep)"
-echo "profile: steps tables=$(stat steps_tables) fallback=$(stat steps_fallback)"
+fb=$(sed -n 's/^steps_fallback_\([a-z_]*\): \([0-9]*\)$/\1=\2/p' "$out/stats" |
+	tr '\n' ' ')
+echo "profile: steps tables=$(stat steps_tables) fallback=$(stat steps_fallback) (${fb% })"
 echo "profile: retpoline_thunk=$(stat retpoline_thunk) ($(pct "$(stat retpoline_thunk)" "$kern")% of kernel samples) entry=$(stat retpoline_thunk_entry) stopped=$(stat retpoline_thunk_stopped)"
 echo "profile: selfcheck equal=$equal differ=$differ orc_incomplete=$(stat selfcheck_orc_incomplete) agreement=$(pct "$equal" $((equal + differ)))%"
 echo "profile: selfcheck equal_tables=$(stat selfcheck_equal_tables) equal_fallback=$(stat selfcheck_equal_fallback) ($(stat selfcheck_equal_fallback_steps) steps) equal_stopped=$(stat selfcheck_equal_stopped)"

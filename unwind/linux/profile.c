@@ -94,7 +94,11 @@ struct prof_entry {
 	u8 stop;		/* enum kunwind_stop; NONE if truncated */
 	u64 regs;		/* bit i: word i is an exact ip (not ip - 1) */
 	u64 orc;		/* bit i: the step from word i was the fallback's */
+	u64 why[2];		/* bit i of why[b]: bit b of that step's reason */
 };
+
+/* Two bits a step hold enum kunwind_fallback. */
+static_assert(KUNWIND_FALLBACK_NR <= 4);
 
 struct prof_table {
 	struct prof_entry *slot;
@@ -106,9 +110,8 @@ struct prof_table {
 
 struct prof_sample {
 	unsigned long ip[PROF_DEPTH];
-	unsigned int n;
-	u64 regs, orc;
-	unsigned int nr_table, nr_orc;	/* steps by tables, by the fallback */
+	struct prof_entry key;		/* depth, flags, stop, regs, orc, why */
+	struct kunwind_steps steps;	/* of the frames kept */
 	bool trunc;
 };
 
@@ -130,9 +133,10 @@ struct prof_cpu {
 	/* counted by the handler */
 	unsigned long samples, user, trunc, throttled;
 	unsigned long thunk, thunk_entry, thunk_stopped;
-	unsigned long steps_table, steps_orc;
+	unsigned long steps_table, steps_fb[KUNWIND_FALLBACK_NR];
 	u64 handler_ns, handler_max_ns;
-	unsigned long equal, equal_orc, equal_orc_steps, equal_stopped;
+	unsigned long equal, equal_orc, equal_stopped;
+	unsigned long equal_fb[KUNWIND_FALLBACK_NR];	/* their steps */
 	unsigned long differ, orc_incomplete;
 	u64 walk_ns, orc_ns;		/* self-check: both walks' time */
 	struct prof_sample s;		/* the handler's scratch */
@@ -168,6 +172,15 @@ static const char *const prof_stop_keys[] = {
 	[KUNWIND_STOP_BAD_RA] = "bad_ra",
 };
 static_assert(ARRAY_SIZE(prof_stop_keys) == KUNWIND_STOP_NR);
+
+/* ... and for enum kunwind_fallback, as debugfs kunwind/stats has them */
+static const char *const prof_fallback_keys[] = {
+	[KUNWIND_FALLBACK_NO_TABLE] = "no_table",
+	[KUNWIND_FALLBACK_NO_ROW] = "no_row",
+	[KUNWIND_FALLBACK_STEP_FAILED] = "row_step_failed",
+	[KUNWIND_FALLBACK_TRACER] = "tracer_helper_missing",
+};
+static_assert(ARRAY_SIZE(prof_fallback_keys) == KUNWIND_FALLBACK_NR);
 
 static DEFINE_MUTEX(prof_mutex);	/* everything below but the handler's */
 static struct prof_cpu __percpu *prof_cpus;
@@ -226,54 +239,49 @@ static bool prof_in_thunk(unsigned long ip, bool *entry)
 
 /* ---- tables: the one insert, for the handler and the drain ---------- */
 
-static u32 prof_hash(const unsigned long *w, unsigned int n, u8 flags,
-		     u8 stop, u64 regs, u64 orc)
+/* The key of a stack: its words and the bits of k but hash, off, count. */
+static u32 prof_hash(const unsigned long *w, const struct prof_entry *k)
 {
-	u32 h = jhash(w, n * sizeof(*w), flags | stop << 8);
+	u32 h = jhash(w, k->depth * sizeof(*w), k->flags | k->stop << 8);
 
-	h = jhash_2words((u32)regs, (u32)(regs >> 32), h);
-	h = jhash_2words((u32)orc, (u32)(orc >> 32), h);
+	h = jhash_2words((u32)k->regs, (u32)(k->regs >> 32), h);
+	h = jhash_2words((u32)k->orc, (u32)(k->orc >> 32), h);
+	h = jhash_2words((u32)k->why[0], (u32)k->why[1], h);
 	return h ?: 1;
 }
 
 static bool prof_same(const struct prof_table *t, const struct prof_entry *e,
-		      const unsigned long *w, unsigned int n, u8 flags,
-		      u8 stop, u64 regs, u64 orc)
+		      const unsigned long *w, const struct prof_entry *k)
 {
-	return e->depth == n && e->flags == flags && e->stop == stop &&
-	       e->regs == regs && e->orc == orc &&
-	       !memcmp(t->words + e->off, w, n * sizeof(*w));
+	return e->depth == k->depth && e->flags == k->flags &&
+	       e->stop == k->stop && e->regs == k->regs && e->orc == k->orc &&
+	       e->why[0] == k->why[0] && e->why[1] == k->why[1] &&
+	       !memcmp(t->words + e->off, w, k->depth * sizeof(*w));
 }
 
-/* Add count samples of a stack; false if there is no room. */
+/* Add count samples of the stack w, k; false if there is no room. */
 static bool prof_add(struct prof_table *t, const unsigned long *w,
-		     unsigned int n, u8 flags, u8 stop, u64 regs, u64 orc,
-		     u64 count)
+		     const struct prof_entry *k, u64 count)
 {
-	u32 h = prof_hash(w, n, flags, stop, regs, orc);
+	u32 h = prof_hash(w, k);
 	unsigned int i;
 
 	for (i = 0; i < PROF_PROBES; i++) {
 		struct prof_entry *e = &t->slot[(h + i) & (t->nr_slots - 1)];
 
-		if (e->hash == h && prof_same(t, e, w, n, flags, stop, regs,
-					      orc)) {
+		if (e->hash == h && prof_same(t, e, w, k)) {
 			e->count += count;
 			return true;
 		}
 		if (e->hash)
 			continue;
-		if (t->used_words + n > t->nr_words)
+		if (t->used_words + k->depth > t->nr_words)
 			break;
-		memcpy(t->words + t->used_words, w, n * sizeof(*w));
+		memcpy(t->words + t->used_words, w, k->depth * sizeof(*w));
+		*e = *k;
 		e->off = t->used_words;
-		t->used_words += n;
+		t->used_words += k->depth;
 		t->used_slots++;
-		e->depth = n;
-		e->flags = flags;
-		e->stop = stop;
-		e->regs = regs;
-		e->orc = orc;
 		e->count = count;
 		e->hash = h;
 		return true;
@@ -332,9 +340,8 @@ static void prof_agg_grow(const struct prof_table *t)
 	for (i = 0; i < prof_agg.nr_slots; i++) {
 		const struct prof_entry *e = &prof_agg.slot[i];
 
-		if (e->hash && !prof_add(&new, prof_agg.words + e->off,
-					 e->depth, e->flags, e->stop, e->regs,
-					 e->orc, e->count))
+		if (e->hash && !prof_add(&new, prof_agg.words + e->off, e,
+					 e->count))
 			new.dropped += e->count;
 	}
 	new.dropped += prof_agg.dropped;
@@ -366,33 +373,45 @@ static bool prof_entry_lost(const struct prof_entry *e)
 static __kunwind_walk int prof_walk(struct prof_cpu *pc, struct pt_regs *regs)
 {
 	struct prof_sample *s = &pc->s;
+	struct prof_entry *k = &s->key;
 	struct kunwind_walk w;
+	unsigned int n = 0;
 	bool more;
-	int stop;
 
-	s->n = 0;
-	s->regs = 0;
-	s->orc = 0;
+	memset(k, 0, sizeof(*k));
+	memset(&s->steps, 0, sizeof(s->steps));
 	s->trunc = false;
 	more = kunwind_walk_start_regs(&w, regs);
 	while (more) {
-		if (s->n == PROF_DEPTH) {
+		if (n == PROF_DEPTH) {
 			s->trunc = true;
 			break;
 		}
 		if (w.frame_flags & KUNWIND_FRAME_REGS)
-			s->regs |= 1ULL << s->n;
-		/* the step to this frame, from the one before */
-		if (s->n && (w.frame_flags & KUNWIND_FRAME_ORC))
-			s->orc |= 1ULL << (s->n - 1);
-		s->ip[s->n++] = w.s.ip;
+			k->regs |= 1ULL << n;
+		/* the step to this frame, out of the one before */
+		if (n && (w.frame_flags & KUNWIND_FRAME_ORC)) {
+			k->orc |= 1ULL << (n - 1);
+			k->why[0] |= (u64)(w.fallback & 1) << (n - 1);
+			k->why[1] |= (u64)(w.fallback >> 1 & 1) << (n - 1);
+			s->steps.fallback[w.fallback]++;
+		} else if (n) {
+			s->steps.tables++;
+		}
+		s->ip[n++] = w.s.ip;
 		more = kunwind_walk_next(&w);
 	}
-	stop = w.s.stop;
-	s->nr_orc = hweight64(s->orc);
-	s->nr_table = s->n ? s->n - 1 - s->nr_orc : 0;
+	k->depth = n;
+	k->flags = s->trunc ? PROF_TRUNC : 0;
+	k->stop = s->trunc ? KUNWIND_STOP_NONE : w.s.stop;
 	kunwind_walk_end(&w);
-	return stop;
+	return k->stop;
+}
+
+/* The reason of the fallback step out of word i of e. */
+static unsigned int prof_why(const struct prof_entry *e, unsigned int i)
+{
+	return (e->why[0] >> i & 1) | (e->why[1] >> i & 1) << 1;
 }
 
 /* ORC from regs, as arch_stack_walk() drives it; false on an ORC error. */
@@ -441,16 +460,17 @@ static void prof_check(struct prof_cpu *pc, int stop, u64 walk_ns,
 {
 	struct prof_sample *s = &pc->s;
 	bool complete = stop == KUNWIND_STOP_END || s->trunc;
-	unsigned int n = o->n, slot;
+	unsigned int n = o->n, nk = s->key.depth, slot, i;
 
 	pc->orc_ns += o->ns;
 	pc->walk_ns += walk_ns;
-	if (n == s->n && !memcmp(pc->orc, s->ip, n * sizeof(*s->ip)) &&
+	if (n == nk && !memcmp(pc->orc, s->ip, n * sizeof(*s->ip)) &&
 	    o->complete == complete) {
 		pc->equal++;
-		if (s->nr_orc) {
+		if (kunwind_steps_fallback(&s->steps)) {
 			pc->equal_orc++;
-			pc->equal_orc_steps += s->nr_orc;
+			for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
+				pc->equal_fb[i] += s->steps.fallback[i];
 		}
 		if (!complete)
 			pc->equal_stopped++;
@@ -465,9 +485,9 @@ static void prof_check(struct prof_cpu *pc, int stop, u64 walk_ns,
 	if (slot < PROF_DIFFS) {
 		struct prof_diff *d = &prof_diffs[slot];
 
-		memcpy(d->kun, s->ip, s->n * sizeof(*s->ip));
+		memcpy(d->kun, s->ip, nk * sizeof(*s->ip));
 		memcpy(d->orc, pc->orc, n * sizeof(*s->ip));
-		d->nk = s->n;
+		d->nk = nk;
 		d->no = n;
 		d->stop = stop;
 	}
@@ -480,9 +500,11 @@ static void prof_handler(struct perf_event *event,
 	struct prof_table *t = &pc->tab[READ_ONCE(pc->active)];
 	struct prof_sample *s = &pc->s;
 	u64 t0 = local_clock(), t1;
+	struct prof_entry *k = &s->key;
 	struct prof_orc_walk o;
 	enum prof_mode mode;
 	bool check, orc_first, thunk_entry;
+	unsigned int i, n;
 	int stop;
 
 	if (!pc->sampled) {
@@ -501,15 +523,21 @@ static void prof_handler(struct perf_event *event,
 
 		strscpy((char *)comm, current->comm, sizeof(comm));
 		pc->user++;
-		if (!prof_add(t, comm, ARRAY_SIZE(comm), PROF_USER,
-			      KUNWIND_STOP_END, 0, 0, 1))
+		memset(k, 0, sizeof(*k));
+		k->depth = ARRAY_SIZE(comm);
+		k->flags = PROF_USER;
+		k->stop = KUNWIND_STOP_END;
+		if (!prof_add(t, comm, k, 1))
 			t->dropped++;
 		goto out;
 	}
 	if (mode == PROF_ORC) {		/* the same profiler on ORC's walk */
-		o.complete = prof_orc(regs, s->ip, &s->n);
-		if (!prof_add(t, s->ip, s->n, 0, o.complete ? KUNWIND_STOP_END :
-			      KUNWIND_STOP_NO_ROW, 1, 0, 1))
+		memset(k, 0, sizeof(*k));
+		o.complete = prof_orc(regs, s->ip, &n);
+		k->depth = n;
+		k->stop = o.complete ? KUNWIND_STOP_END : KUNWIND_STOP_NO_ROW;
+		k->regs = 1;
+		if (!prof_add(t, s->ip, k, 1))
 			t->dropped++;
 		goto out;
 	}
@@ -530,15 +558,15 @@ static void prof_handler(struct perf_event *event,
 		prof_orc_timed(pc, regs, &o);
 	if (s->trunc)
 		pc->trunc++;
-	pc->steps_table += s->nr_table;
-	pc->steps_orc += s->nr_orc;
+	pc->steps_table += s->steps.tables;
+	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
+		pc->steps_fb[i] += s->steps.fallback[i];
 	if (prof_in_thunk(regs->ip, &thunk_entry)) {
 		pc->thunk++;
 		pc->thunk_entry += thunk_entry;
 		pc->thunk_stopped += stop != KUNWIND_STOP_END && !s->trunc;
 	}
-	if (!prof_add(t, s->ip, s->n, s->trunc ? PROF_TRUNC : 0, stop,
-		      s->regs, s->orc, 1))
+	if (!prof_add(t, s->ip, k, 1))
 		t->dropped++;
 	if (check)
 		prof_check(pc, stop, t1, &o);
@@ -661,8 +689,7 @@ static void prof_drain(void)
 			struct prof_entry *e = &t->slot[i];
 
 			if (e->hash && !prof_add(&prof_agg, t->words + e->off,
-						 e->depth, e->flags, e->stop,
-						 e->regs, e->orc, e->count))
+						 e, e->count))
 				prof_agg.dropped += e->count;
 		}
 		prof_dropped_cpu += t->dropped;
@@ -1063,7 +1090,8 @@ static void prof_module_of(unsigned long w, bool exact, char *mod, size_t len)
 struct prof_mod {
 	char name[MODULE_NAME_LEN];
 	unsigned long samples, lost, stopped[KUNWIND_STOP_NR];
-	unsigned long orc_steps;	/* steps from its frames by the fallback */
+	/* steps out of its frames by the fallback, per reason */
+	unsigned long fallback[KUNWIND_FALLBACK_NR];
 };
 
 /* The per-module summary modules shows: its entries are mods[0..n). */
@@ -1111,7 +1139,7 @@ static void prof_mods_add(struct prof_mods *pm, const struct prof_entry *e,
 		prof_module_of(w[j], e->regs & (1ULL << j), name, sizeof(name));
 		mod = prof_mod_get(pm, name);
 		if (mod)
-			mod->orc_steps += e->count;
+			mod->fallback[prof_why(e, j)] += e->count;
 	}
 	if (!prof_entry_stopped(e))
 		return;
@@ -1138,22 +1166,27 @@ static int modules_show(struct seq_file *m, void *v)
 	const struct prof_mods *pm = m->private;
 	unsigned int i, r;
 
-	seq_printf(m, "# samples %lu; per module: samples (interrupted there), fallback (steps from its frames by the ORC fallback), lost (walk stopped there at <= 2 frames), lost %% of all samples, where walks stopped (at any depth) and why\n",
+	seq_printf(m, "# samples %lu; per module: samples (interrupted there), lost (walk stopped there at <= 2 frames), lost %% of all samples, where walks stopped (at any depth) and why, steps out of its frames by the ORC fallback and why\n",
 		   pm->total);
-	seq_printf(m, "%-24s %10s %8s %8s %8s  %s\n", "module", "samples",
-		   "fallback", "lost", "lost%", "stopped");
+	seq_printf(m, "%-24s %10s %8s %8s  %s\n", "module", "samples", "lost",
+		   "lost%", "stopped, fallback");
 	for (i = 0; i < pm->n; i++) {
 		const struct prof_mod *mod = &pm->mods[i];
 		unsigned long permyriad = pm->total ?
 			mod->lost * 10000 / pm->total : 0;
 
-		seq_printf(m, "%-24s %10lu %8lu %8lu %5lu.%02lu ", mod->name,
-			   mod->samples, mod->orc_steps, mod->lost,
-			   permyriad / 100, permyriad % 100);
+		seq_printf(m, "%-24s %10lu %8lu %5lu.%02lu ", mod->name,
+			   mod->samples, mod->lost, permyriad / 100,
+			   permyriad % 100);
 		for (r = 0; r < KUNWIND_STOP_NR; r++)
 			if (mod->stopped[r])
-				seq_printf(m, " %s=%lu", kunwind_stop_str(r),
-					   mod->stopped[r]);
+				seq_printf(m, " stopped: %s=%lu",
+					   kunwind_stop_str(r), mod->stopped[r]);
+		for (r = 0; r < KUNWIND_FALLBACK_NR; r++)
+			if (mod->fallback[r])
+				seq_printf(m, " fallback: %s=%lu",
+					   kunwind_fallback_str(r),
+					   mod->fallback[r]);
 		seq_putc(m, '\n');
 	}
 	return 0;
@@ -1210,17 +1243,28 @@ static const struct file_operations modules_fops = {
 struct prof_totals {
 	unsigned long samples, user, trunc, throttled;
 	unsigned long thunk, thunk_entry, thunk_stopped;
-	unsigned long steps_table, steps_orc;
-	unsigned long equal, equal_orc, equal_orc_steps, equal_stopped;
+	unsigned long steps_table, steps_fb[KUNWIND_FALLBACK_NR];
+	unsigned long equal, equal_orc, equal_stopped;
+	unsigned long equal_fb[KUNWIND_FALLBACK_NR];
 	unsigned long differ, incomplete;
 	unsigned int onlines, onlines_unsampled, cpu_tables;
 	u64 online, handler, handler_max, walk, orc;
 };
 
+static unsigned long prof_sum_fb(const unsigned long *fb)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
+		n += fb[i];
+	return n;
+}
+
 /* The CPUs' counters summed; prof_mutex and cpus_read_lock() held. */
 static void prof_sum(struct prof_totals *s, u64 now)
 {
-	unsigned int cpu;
+	unsigned int cpu, i;
 	u64 max_ns;
 
 	memset(s, 0, sizeof(*s));
@@ -1238,7 +1282,10 @@ static void prof_sum(struct prof_totals *s, u64 now)
 		s->thunk_entry += pc->thunk_entry;
 		s->thunk_stopped += pc->thunk_stopped;
 		s->steps_table += pc->steps_table;
-		s->steps_orc += pc->steps_orc;
+		for (i = 0; i < KUNWIND_FALLBACK_NR; i++) {
+			s->steps_fb[i] += pc->steps_fb[i];
+			s->equal_fb[i] += pc->equal_fb[i];
+		}
 		s->onlines += pc->onlines;
 		s->onlines_unsampled += pc->onlines - pc->onlines_sampled;
 		s->cpu_tables += !!pc->tab[0].slot;
@@ -1250,7 +1297,6 @@ static void prof_sum(struct prof_totals *s, u64 now)
 		s->handler_max = max(s->handler_max, max_ns);
 		s->equal += pc->equal;
 		s->equal_orc += pc->equal_orc;
-		s->equal_orc_steps += pc->equal_orc_steps;
 		s->equal_stopped += pc->equal_stopped;
 		s->differ += pc->differ;
 		s->incomplete += pc->orc_incomplete;
@@ -1345,7 +1391,10 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "retpoline_thunk_entry: %lu\n", s.thunk_entry);
 	seq_printf(m, "retpoline_thunk_stopped: %lu\n", s.thunk_stopped);
 	seq_printf(m, "steps_tables: %lu\n", s.steps_table);
-	seq_printf(m, "steps_fallback: %lu\n", s.steps_orc);
+	seq_printf(m, "steps_fallback: %lu\n", prof_sum_fb(s.steps_fb));
+	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
+		seq_printf(m, "steps_fallback_%s: %lu\n", prof_fallback_keys[i],
+			   s.steps_fb[i]);
 	seq_printf(m, "handler_ns: %llu\n", s.handler);
 	seq_printf(m, "handler_max_ns: %llu\n", s.handler_max);
 	/* handler time over the CPUs' time, in millionths */
@@ -1355,7 +1404,10 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "selfcheck_equal_tables: %lu\n", s.equal - s.equal_orc);
 	seq_printf(m, "selfcheck_equal_fallback: %lu\n", s.equal_orc);
 	seq_printf(m, "selfcheck_equal_fallback_steps: %lu\n",
-		   s.equal_orc_steps);
+		   prof_sum_fb(s.equal_fb));
+	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
+		seq_printf(m, "selfcheck_equal_fallback_%s: %lu\n",
+			   prof_fallback_keys[i], s.equal_fb[i]);
 	seq_printf(m, "selfcheck_equal_stopped: %lu\n", s.equal_stopped);
 	seq_printf(m, "selfcheck_differ: %lu\n", s.differ);
 	seq_printf(m, "selfcheck_orc_incomplete: %lu\n", s.incomplete);
@@ -1381,8 +1433,12 @@ static int selfcheck_report_show(struct seq_file *m, void *v)
 		   s.differ, s.incomplete);
 	seq_printf(m, "equal, every step by tables: %lu\n",
 		   s.equal - s.equal_orc);
-	seq_printf(m, "equal with fallback steps: %lu (%lu steps)\n",
-		   s.equal_orc, s.equal_orc_steps);
+	seq_printf(m, "equal with fallback steps: %lu (%lu steps:", s.equal_orc,
+		   prof_sum_fb(s.equal_fb));
+	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
+		seq_printf(m, "%s %s %lu", i ? "," : "",
+			   kunwind_fallback_str(i), s.equal_fb[i]);
+	seq_puts(m, ")\n");
 	seq_printf(m, "equal, both stopped before the end: %lu\n",
 		   s.equal_stopped);
 	nr = min_t(unsigned int, atomic_read(&prof_nr_diffs), PROF_DIFFS);
