@@ -209,6 +209,13 @@ static int prof_event_err;
 static unsigned long prof_dropped_cpu;	/* in the per-CPU tables */
 static struct prof_diff prof_diffs[PROF_DIFFS];
 static atomic_t prof_nr_diffs;
+/* The first equal samples with a fallback step: where, and why. */
+struct prof_fb_sample {
+	unsigned long ip[PROF_DEPTH];
+	struct prof_entry key;
+};
+static struct prof_fb_sample prof_fbs[PROF_DIFFS];
+static atomic_t prof_nr_fbs;
 
 /*
  * The retpoline thunks (__x86_indirect_thunk_rax ... _r15, one
@@ -471,6 +478,12 @@ static void prof_check(struct prof_cpu *pc, int stop, u64 walk_ns,
 			pc->equal_orc++;
 			for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
 				pc->equal_fb[i] += s->steps.fallback[i];
+			slot = atomic_inc_return(&prof_nr_fbs) - 1;
+			if (slot < PROF_DIFFS) {
+				memcpy(prof_fbs[slot].ip, s->ip,
+				       nk * sizeof(*s->ip));
+				prof_fbs[slot].key = s->key;
+			}
 		}
 		if (!complete)
 			pc->equal_stopped++;
@@ -764,6 +777,7 @@ static int prof_reset(void)
 	prof_event_err = 0;
 	prof_dropped_cpu = 0;
 	atomic_set(&prof_nr_diffs, 0);
+	atomic_set(&prof_nr_fbs, 0);
 	return 0;
 }
 
@@ -1441,6 +1455,18 @@ static int selfcheck_report_show(struct seq_file *m, void *v)
 	seq_puts(m, ")\n");
 	seq_printf(m, "equal, both stopped before the end: %lu\n",
 		   s.equal_stopped);
+	nr = min_t(unsigned int, atomic_read(&prof_nr_fbs), PROF_DIFFS);
+	for (i = 0; i < nr; i++) {
+		const struct prof_entry *k = &prof_fbs[i].key;
+
+		for (j = 0; j < k->depth; j++)
+			if (k->orc & (1ULL << j))
+				seq_printf(m, "fallback %u: frame %u of %u, %pS: %s\n",
+					   i, j, k->depth,
+					   (void *)(prof_fbs[i].ip[j] -
+						    !(k->regs & (1ULL << j))),
+					   kunwind_fallback_str(prof_why(k, j)));
+	}
 	nr = min_t(unsigned int, atomic_read(&prof_nr_diffs), PROF_DIFFS);
 	for (i = 0; i < nr; i++) {
 		const struct prof_diff *d = &prof_diffs[i];
