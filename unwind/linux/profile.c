@@ -327,14 +327,18 @@ static int prof_table_alloc(struct prof_table *t, u32 slots, u32 words)
 /*
  * Make room in the session's table for what t holds: double it (up to
  * PROF_SLOTS and PROF_WORDS) while it would be more than half full, or
- * its arena short.  Without room, the drain drops what does not fit.
+ * its arena short; with more, at least double its slots (a stack whose
+ * probes all found other stacks: linear probing clusters).  Without
+ * room, the drain drops what does not fit.
  */
-static void prof_agg_grow(const struct prof_table *t)
+static void prof_agg_grow(const struct prof_table *t, bool more)
 {
 	u32 slots = prof_agg.nr_slots, words = prof_agg.nr_words;
 	struct prof_table new;
 	unsigned int i;
 
+	if (more && slots < PROF_SLOTS)
+		slots *= 2;
 	while (slots < PROF_SLOTS &&
 	       (prof_agg.used_slots + t->used_slots) * 2 > slots)
 		slots *= 2;
@@ -697,12 +701,15 @@ static void prof_drain(void)
 
 		if (!t->slot)
 			continue;
-		prof_agg_grow(t);
+		prof_agg_grow(t, false);
 		for (i = 0; t->used_slots && i < t->nr_slots; i++) {
 			struct prof_entry *e = &t->slot[i];
 
-			if (e->hash && !prof_add(&prof_agg, t->words + e->off,
-						 e, e->count))
+			if (!e->hash ||
+			    prof_add(&prof_agg, t->words + e->off, e, e->count))
+				continue;
+			prof_agg_grow(t, true);
+			if (!prof_add(&prof_agg, t->words + e->off, e, e->count))
 				prof_agg.dropped += e->count;
 		}
 		prof_dropped_cpu += t->dropped;
