@@ -26,6 +26,11 @@
 #	bench: profiler throughput off=<rounds/s> 100Hz=... 1kHz=...
 #		(mean and spread min-max of the three rounds)
 #	bench: sample ratio kunwind/orc=<x>	(walk time per sample; goal <= 1)
+#	bench: profiler retpoline thunk share=<pct> (the self-check round's
+#		kernel samples that interrupted a retpoline thunk, where the
+#		walk stops: counted as lost)
+# and the self-check round's equal samples split by who walked them, its
+# steps by tables and by the fallback, and its walks that stopped early.
 #
 # Under TCG absolute times mean little: shares and ratios are what count,
 # and a 0.1 % throughput difference drowns in the spread, printed beside.
@@ -133,6 +138,22 @@ kun, orc = need(c, "selfcheck_kunwind_ns")[0], need(c, "selfcheck_orc_ns")[0]
 print("bench: profiler selfcheck equal=%d differ=%d orc_incomplete=%d"
       % (need(c, "selfcheck_equal")[0], need(c, "selfcheck_differ")[0],
          need(c, "selfcheck_orc_incomplete")[0]))
+kern = need(c, "samples")[0] - need(c, "user_samples")[0]
+th = need(c, "retpoline_thunk")[0]
+print("bench: profiler selfcheck equal_tables=%d equal_fallback=%d (%d "
+      "steps) steps tables=%d fallback=%d"
+      % (need(c, "selfcheck_equal_tables")[0],
+         need(c, "selfcheck_equal_fallback")[0],
+         need(c, "selfcheck_equal_fallback_steps")[0],
+         need(c, "steps_tables")[0], need(c, "steps_fallback")[0]))
+print("bench: profiler stopped=%d of %d kernel samples (%.3f%%) lost=%d"
+      % (need(c, "stopped")[0], kern,
+         100.0 * need(c, "stopped")[0] / max(kern, 1), need(c, "lost")[0]))
+print("bench: profiler retpoline thunk share=%.3f%% (%d of %d kernel samples;"
+      " %d at a thunk's first instruction, %d stopped there)"
+      % (100.0 * th / max(kern, 1), th, kern,
+         need(c, "retpoline_thunk_entry")[0],
+         need(c, "retpoline_thunk_stopped")[0]))
 print("bench: profiler overhead 100Hz=%.4f 1kHz=%.4f"
       % (share("k100") - share("n100"), share("k1000") - share("n1000")))
 print("bench: profiler overhead with ORC's walk 100Hz=%.4f 1kHz=%.4f"

@@ -18,12 +18,25 @@
 #	stats, modules, selfcheck_report, console.log
 # and on stdout, last:
 #	profile: samples=N achieved_hz=N/N lost=N (P%) stopped=N
+#	profile: stopped=N (P% of kernel samples) REASON=N ... deep=N
+#	profile: steps tables=N fallback=N (REASON=N ...)
+#	profile: retpoline_thunk=N (P% of kernel samples) entry=N stopped=N
 #	profile: selfcheck equal=N differ=N orc_incomplete=N agreement=P%
+#	profile: selfcheck equal_tables=N equal_fallback=N (N steps) equal_stopped=N
 #	profile: vmlinux table PATH (or "vmlinux table none: ..." on a stock
 #		kernel whose -dbg package apt cannot give: see
 #		scripts/stock-vmlinux.sh, whose failure fails this script)
 #	profile: folded OUTDIR/profile.folded html OUTDIR/profile.html
-# agreement: equal over equal + differ, the samples where ORC completed.
+# lost: walks that stopped at <= 2 frames; stopped: every walk that ended
+# before the end of the stack, at any depth, by reason (stats'
+# stopped_REASON), deep: those of more than 2 frames.  steps: the kernel
+# samples' steps by kunwind's tables and by the ORC fallback, per reason
+# (stats' steps_fallback_REASON).
+# retpoline_thunk: samples that interrupted a retpoline thunk (entry: at
+# its first instruction, a plain call frame), stopped: whose walk stopped
+# there (counted in stopped and lost).  agreement: equal over equal +
+# differ, the samples where ORC completed; equal_tables: equal with every
+# step by tables, equal_fallback: with steps by the fallback.
 # Exit status: 0 if the boot and the extraction went through.
 set -euo pipefail
 
@@ -108,6 +121,15 @@ equal=$(stat selfcheck_equal) differ=$(stat selfcheck_differ)
 	die "scripts/flamegraph.sh failed"
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? 100 * a / b : 0 }'; }
 echo "profile: samples=$samples achieved_hz=$(stat achieved_hz)/$(stat requested_hz) lost=$lost ($(pct "$lost" "$samples")%) stopped=$(stat stopped)"
+kern=$((samples - $(stat user_samples)))
+reasons=$(sed -n '/^stopped_deep:/d; s/^stopped_\([a-z_]*\): \([0-9]*\)$/\1=\2/p' \
+	"$out/stats" | tr '\n' ' ')
+echo "profile: stopped=$(stat stopped) ($(pct "$(stat stopped)" "$kern")% of kernel samples) ${reasons}deep=$(stat stopped_deep)"
+fb=$(sed -n 's/^steps_fallback_\([a-z_]*\): \([0-9]*\)$/\1=\2/p' "$out/stats" |
+	tr '\n' ' ')
+echo "profile: steps tables=$(stat steps_tables) fallback=$(stat steps_fallback) (${fb% })"
+echo "profile: retpoline_thunk=$(stat retpoline_thunk) ($(pct "$(stat retpoline_thunk)" "$kern")% of kernel samples) entry=$(stat retpoline_thunk_entry) stopped=$(stat retpoline_thunk_stopped)"
 echo "profile: selfcheck equal=$equal differ=$differ orc_incomplete=$(stat selfcheck_orc_incomplete) agreement=$(pct "$equal" $((equal + differ)))%"
+echo "profile: selfcheck equal_tables=$(stat selfcheck_equal_tables) equal_fallback=$(stat selfcheck_equal_fallback) ($(stat selfcheck_equal_fallback_steps) steps) equal_stopped=$(stat selfcheck_equal_stopped)"
 echo "profile: $table"
 echo "profile: folded $out/profile.folded html $out/profile.html"
