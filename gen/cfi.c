@@ -316,12 +316,13 @@ static bool expr_is(const uint8_t *e, size_t len, const uint8_t *want,
 	return len == wlen && !memcmp(e, want, len);
 }
 
-/* Expression "DW_OP_breg7 (rsp) N" with an optional trailing op. */
-static bool expr_breg7(const uint8_t *e, size_t len, int64_t *n, int tail)
+/* Expression "DW_OP_bregN N" (breg: its opcode) with an optional trailing op. */
+static bool expr_breg(const uint8_t *e, size_t len, uint8_t breg, int64_t *n,
+		      int tail)
 {
 	struct rd r = { e, e + len, false };
 
-	if (!len || *r.p++ != 0x77)
+	if (!len || *r.p++ != breg)
 		return false;
 	*n = rd_sleb(&r);
 	if (tail >= 0 && (r.p == r.end || *r.p++ != tail))
@@ -373,14 +374,25 @@ static struct kunwind_rule to_rule(const struct cfi_state *s)
 			return r;
 		}
 		/* __restore_rt: every register is loaded from the ucontext. */
-		if (expr_breg7(s->cfa.expr, s->cfa.len, &n, 0x06) &&
+		if (expr_breg(s->cfa.expr, s->cfa.len, 0x77, &n, 0x06) &&
 		    n == KUNWIND_UC_SP && s->bp.kind == R_EXPR &&
-		    expr_breg7(s->bp.expr, s->bp.len, &bp, -1) &&
+		    expr_breg(s->bp.expr, s->bp.len, 0x77, &bp, -1) &&
 		    bp == KUNWIND_UC_BP && s->ra.kind == R_EXPR &&
-		    expr_breg7(s->ra.expr, s->ra.len, &ra, -1) &&
+		    expr_breg(s->ra.expr, s->ra.len, 0x77, &ra, -1) &&
 		    ra == KUNWIND_UC_IP) {
 			r.type = KUNWIND_TYPE_SIGNAL;
 			r.reg = KUNWIND_REG_SP;
+			return r;
+		}
+		/* A realigned stack (DRAP): see KUNWIND_REG_BP_INDIRECT. */
+		if (expr_breg(s->cfa.expr, s->cfa.len, 0x76, &n, 0x06) &&
+		    n == (int32_t)n && s->bp.kind == R_EXPR &&
+		    expr_breg(s->bp.expr, s->bp.len, 0x76, &bp, -1) && !bp &&
+		    s->ra.kind == R_OFFSET && s->ra.off == -8 &&
+		    (s->sp.kind == R_SAME || s->sp.kind == R_UNDEF)) {
+			r.type = KUNWIND_TYPE_CALL;
+			r.reg = KUNWIND_REG_BP_INDIRECT;
+			r.cfa_off = n;
 			return r;
 		}
 		return unsupported();

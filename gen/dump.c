@@ -16,6 +16,8 @@ static void dump_cfa(FILE *f, const struct kunwind_rule *r, const char *prefix)
 
 	if (r->reg == KUNWIND_REG_SP_INDIRECT)
 		fprintf(f, "%s*rsp%+d", prefix, r->cfa_off);
+	else if (r->reg == KUNWIND_REG_BP_INDIRECT)
+		fprintf(f, "%s*(rbp%+d)", prefix, r->cfa_off);
 	else if (reg)
 		fprintf(f, "%s%s%+d", prefix, reg, r->cfa_off);
 	else
@@ -24,7 +26,9 @@ static void dump_cfa(FILE *f, const struct kunwind_rule *r, const char *prefix)
 
 static void dump_bp(FILE *f, const struct kunwind_rule *r)
 {
-	if (r->bp_off)
+	if (r->reg == KUNWIND_REG_BP_INDIRECT)
+		fputs(" *rbp", f);
+	else if (r->bp_off)
 		fprintf(f, " c%+d", r->bp_off);
 	else
 		fputs(" u", f);

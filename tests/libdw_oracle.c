@@ -34,8 +34,11 @@
  * What counts as agreement.  libdw's answer is rendered in the dump's
  * vocabulary: CFA `rsp+N`/`rbp+N`, `u` when it has no CFA rule,
  * `exp:plt` for the PLT expression, `exp:signal` for a CFA loaded from
- * the stack (glibc's __restore_rt); a register is `u` (undefined or same
- * value), `c+N` (saved at CFA + N) or, in a signal frame, `exp`.  Anything
+ * the stack (glibc's __restore_rt), `*(rbp+N)` for a CFA loaded from
+ * rbp + N (a realigned stack's, DW_OP_breg6 N; DW_OP_deref); a register
+ * is `u` (undefined or same value), `c+N` (saved at CFA + N), in a signal
+ * frame `exp`, and rbp with a `*(rbp+N)` CFA `*rbp` (saved at rbp itself:
+ * DW_OP_breg6 0).  Anything
  * else (CFA on r10, rbp saved in a register, an unknown expression, an
  * offset that does not fit the table format, CFI libdw rejects as
  * invalid) is "not representable", and then the dump must say
@@ -223,7 +226,7 @@ static bool cfa_is_plt(const Dwarf_Op *o, size_t n)
  * whose ucontext is at rsp + sig_off.  Returns whether it is one of these.
  */
 static bool reg_str(Dwarf_Frame *fr, int regno, bool signal, int64_t sig_off,
-		    int64_t uc_off, char *buf, size_t len)
+		    int64_t uc_off, bool drap, char *buf, size_t len)
 {
 	Dwarf_Op mem[3], *o;
 	size_t n;
@@ -260,6 +263,11 @@ static bool reg_str(Dwarf_Frame *fr, int regno, bool signal, int64_t sig_off,
 		/* bp_off is an s16 and 0 means "unchanged" */
 		return off != 0 && off >= INT16_MIN && off <= INT16_MAX;
 	}
+	if (drap && regno == DW_REG_RBP && n == 1 && op_breg(&o[0], &r, &off) &&
+	    r == DW_REG_RBP && off == 0) {
+		snprintf(buf, len, "*rbp");
+		return true;
+	}
 	if (signal && n == 1 && op_breg(&o[0], &r, &off) &&
 	    r == DW_REG_RSP && off == sig_off + uc_off) {
 		snprintf(buf, len, "exp");
@@ -279,7 +287,7 @@ static void probe(struct oracle *o, uint64_t addr, struct view *v)
 	size_t n;
 	unsigned int reg;
 	int64_t off = 0, sig_off = 0;
-	bool signal = false, ok = true;
+	bool signal = false, drap = false, ok = true;
 	int ra;
 
 	memset(v, 0, sizeof(*v));
@@ -320,6 +328,11 @@ static void probe(struct oracle *o, uint64_t addr, struct view *v)
 		snprintf(v->cfa, sizeof(v->cfa), "exp:signal");
 		signal = true;
 		sig_off = off - UC_SP;
+	} else if (n == 2 && op_breg(&ops[0], &reg, &off) &&
+		   reg == DW_REG_RBP && ops[1].atom == DW_OP_deref &&
+		   off >= INT32_MIN && off <= INT32_MAX) {
+		snprintf(v->cfa, sizeof(v->cfa), "*(rbp%+" PRId64 ")", off);
+		drap = true;
 	} else {
 		int k = snprintf(v->cfa, sizeof(v->cfa), "exp");
 
@@ -327,13 +340,13 @@ static void probe(struct oracle *o, uint64_t addr, struct view *v)
 		ok = false;
 	}
 
-	ok &= reg_str(fr, DW_REG_RBP, signal, sig_off, UC_BP,
+	ok &= reg_str(fr, DW_REG_RBP, signal, sig_off, UC_BP, drap,
 		      v->rbp, sizeof(v->rbp));
 	if (ra != DW_REG_RIP) {
 		snprintf(v->ra, sizeof(v->ra), "ra-column-%d", ra);
 		ok = false;
 	} else {
-		ok &= reg_str(fr, ra, signal, sig_off, UC_IP,
+		ok &= reg_str(fr, ra, signal, sig_off, UC_IP, false,
 			      v->ra, sizeof(v->ra));
 		/* the table knows one return-address slot: CFA - 8 */
 		if (!signal && strcmp(v->ra, "u") && strcmp(v->ra, "c-8"))

@@ -4,12 +4,15 @@
 
     thunk_check.py KUNWIND_GEN VMLINUX
 
-Every __x86_indirect_{,call_,jump_,its_}thunk_<reg> symbol (nm) must have
-a row of exactly one byte at its address, CFA = rsp + 8, the return
-address at CFA - 8 (kunwind-gen dump: "rsp+8 u c-8"), and objdump must
-show a call (the retpoline), a jmp or an lfence (a thunk patched by the
-alternatives) as its first instruction.  Prints one ok/not ok line.
+Every __x86_indirect_{,call_,jump_,its_}thunk_<reg> symbol (nm) must be
+covered by a row that ends one byte after its address, CFA = rsp + 8, the
+return address at CFA - 8 (kunwind-gen dump: "rsp+8 u c-8"; the table
+merges it with an equal row just before, as at __x86_indirect_thunk_rax),
+and objdump must show a call (the retpoline), a jmp or an lfence (a thunk
+patched by the alternatives) or a nop (the call-depth accounting's patch
+site) as its first instruction.  Prints one ok/not ok line.
 """
+import bisect
 import os
 import re
 import subprocess
@@ -33,14 +36,19 @@ def main():
         f = line.split()
         if len(f) == 3 and THUNK.match(f[2]) and not f[2].endswith('_array'):
             syms[int(f[0], 16)] = f[2]
-    rows = {}
+    starts, rows = [], []
     for line in run([gen, 'dump', vmlinux]).splitlines():
         f = line.split()
         if len(f) >= 6 and f[1].startswith('0x'):
-            rows[int(f[1], 16)] = (int(f[2], 16), ' '.join(f[3:6]))
+            starts.append(int(f[1], 16))
+            rows.append((int(f[2], 16), ' '.join(f[3:6])))
+    order = sorted(range(len(starts)), key=starts.__getitem__)
+    starts = [starts[i] for i in order]
+    rows = [rows[i] for i in order]
     bad = []
     for addr, sym in sorted(syms.items()):
-        row = rows.get(addr)
+        i = bisect.bisect_right(starts, addr) - 1
+        row = rows[i] if i >= 0 and addr < rows[i][0] else None
         dis = run(['objdump', '-d', '--start-address=%#x' % addr,
                    '--stop-address=%#x' % (addr + 16), vmlinux])
         insn = ''
@@ -50,7 +58,7 @@ def main():
                 insn = m.group(1)
                 break
         if row != (addr + 1, 'rsp+8 u c-8') or \
-                insn not in ('call', 'jmp', 'lfence'):
+                insn not in ('call', 'jmp', 'lfence', 'nop'):
             bad.append('%s (row %s, first instruction %s)' % (sym, row, insn))
     if not syms or bad:
         print('not ok %s' % name)
@@ -59,7 +67,7 @@ def main():
         return 1
     print('ok %s' % name)
     print('#   %d thunk entries: a one-byte call row each (rsp+8), first '
-          'instruction a call, jmp or lfence' % len(syms))
+          'instruction a call, jmp, lfence or nop' % len(syms))
     return 0
 
 

@@ -92,6 +92,16 @@
  * KUNWIND_HINT_STACK_SWITCH, or from an ORC CALL entry on SP_INDIRECT.
  */
 #define KUNWIND_REG_SP_INDIRECT	0x87
+/*
+ * A realigned stack (GCC's DRAP frame: lea 8(%rsp),%r10 or %r13; and
+ * $-16,%rsp; push -8(%r10); push %rbp; mov %rsp,%rbp; push %r10): in its
+ * body the CFA was saved on the stack, CFA = *(rbp + cfa_off) (DWARF:
+ * DW_CFA_def_cfa_expression DW_OP_breg6 cfa_off; DW_OP_deref), and the
+ * caller's rbp is at rbp itself (DW_CFA_expression rbp: DW_OP_breg6 0),
+ * not at an offset of the CFA: bp_off is 0 and means that.  ORC says the
+ * same with BP_INDIRECT.  CALL rules only.
+ */
+#define KUNWIND_REG_BP_INDIRECT	0x86
 
 /* Offsets inside the register blocks (x86-64 ABI, stable). */
 #define KUNWIND_PT_REGS_BP	32	/* struct pt_regs */

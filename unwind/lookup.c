@@ -59,7 +59,8 @@ static bool rule_ok(const struct kunwind_rule *r)
 	switch (r->type) {
 	case KUNWIND_TYPE_CALL:
 		return r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP ||
-		       r->reg == KUNWIND_REG_SP_INDIRECT;
+		       r->reg == KUNWIND_REG_SP_INDIRECT ||
+		       (r->reg == KUNWIND_REG_BP_INDIRECT && !r->bp_off);
 	case KUNWIND_TYPE_REGS:
 	case KUNWIND_TYPE_IRET:
 	case KUNWIND_TYPE_SIGNAL:

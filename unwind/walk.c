@@ -453,11 +453,18 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 	base = r && r->reg == KUNWIND_REG_BP ? s->bp : s->sp;
 	switch (r ? r->type : KUNWIND_TYPE_NONE) {
 	case KUNWIND_TYPE_CALL:
-		/* A stack switch: the previous sp was saved at [rsp]. */
-		if (r->reg == KUNWIND_REG_SP_INDIRECT &&
-		    !read_word(s, s->sp, &base))
-			return stop(s, KUNWIND_STOP_BAD_READ);
-		sp = base + r->cfa_off;
+		if (r->reg == KUNWIND_REG_BP_INDIRECT) {
+			/* A realigned stack: the CFA and rbp saved at rbp. */
+			if (!read_word(s, s->bp + r->cfa_off, &sp) ||
+			    !read_word(s, s->bp, &bp))
+				return stop(s, KUNWIND_STOP_BAD_READ);
+		} else {
+			/* A stack switch: the previous sp was saved at [rsp]. */
+			if (r->reg == KUNWIND_REG_SP_INDIRECT &&
+			    !read_word(s, s->sp, &base))
+				return stop(s, KUNWIND_STOP_BAD_READ);
+			sp = base + r->cfa_off;
+		}
 		if (!read_word(s, sp - 8, &ip))
 			return stop(s, KUNWIND_STOP_BAD_READ);
 		ip = ret_addr(s, ip, sp - 8);

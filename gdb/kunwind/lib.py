@@ -236,6 +236,8 @@ def rule_str(rule):
     base = {f.KUNWIND_REG_SP: 'rsp', f.KUNWIND_REG_BP: 'rbp',
             f.KUNWIND_REG_SP_INDIRECT: '*rsp'}.get(reg, '?')
     rbp = 'c%+d' % bp if bp else 'u'
+    if typ == f.KUNWIND_TYPE_CALL and reg == f.KUNWIND_REG_BP_INDIRECT:
+        return '*(rbp%+d) *rbp c-8' % cfa
     if typ == f.KUNWIND_TYPE_CALL:
         return '%s%+d %s c-8' % (base, cfa, rbp)
     if typ == f.KUNWIND_TYPE_REGS:
