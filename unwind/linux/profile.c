@@ -219,12 +219,14 @@ static atomic_t prof_nr_fbs;
 
 /*
  * The retpoline thunks (__x86_indirect_thunk_rax ... _r15, one
- * RETPOLINE_THUNK_SIZE apart): no table describes them and ORC's entry
- * for them is UNWIND_HINT_UNDEFINED, so a walk from inside one stops
- * there, the sample one frame deep.  At a thunk's first instruction (a
- * "call" nothing has pushed before) the frame is a plain call frame
- * (CFA = sp + 8, the return address at sp): such samples are counted
- * apart (stats "retpoline_thunk_entry").
+ * RETPOLINE_THUNK_SIZE apart): ORC's entry for them is
+ * UNWIND_HINT_UNDEFINED (before 6.3, an end of stack).  At a thunk's
+ * first instruction (a "call" nothing has pushed before) the frame is a
+ * plain call frame (CFA = sp + 8, the return address at sp), which the
+ * vmlinux table describes (gen/orc.c): the walk goes on, and such samples
+ * are counted apart (stats "retpoline_thunk_entry").  Past it nothing
+ * describes the thunk, and a walk from there stops, the sample one frame
+ * deep (retpoline_thunk_stopped).
  */
 #if defined(CONFIG_MITIGATION_RETPOLINE) || defined(CONFIG_RETPOLINE)
 static bool prof_in_thunk(unsigned long ip, bool *entry)
@@ -425,14 +427,33 @@ static unsigned int prof_why(const struct prof_entry *e, unsigned int i)
 	return (e->why[0] >> i & 1) | (e->why[1] >> i & 1) << 1;
 }
 
-/* ORC from regs, as arch_stack_walk() drives it; false on an ORC error. */
+/*
+ * ORC from regs, as arch_stack_walk() drives it; false on an ORC error.
+ * At a retpoline thunk's first instruction ORC stops (its entry is
+ * UNWIND_HINT_UNDEFINED, before 6.3 an end of stack), where the frame is
+ * a plain call frame that kunwind's table describes (gen/orc.c's thunk
+ * rows): the oracle for the rest of the stack is then ORC from the
+ * thunk's caller, the return address on top of the stack, looked up at
+ * ip - 1 (the call itself) as the interrupted ip ORC takes a regs' ip for.
+ */
 static bool prof_orc(struct pt_regs *regs, unsigned long *ip, unsigned int *n)
 {
 	struct unwind_state state;
+	struct pt_regs caller;
 	unsigned long addr;
+	bool entry;
 
 	*n = 0;
 	ip[(*n)++] = regs->ip;
+	if (prof_in_thunk(regs->ip, &entry) && entry &&
+	    !get_kernel_nofault(addr, (unsigned long *)regs->sp) &&
+	    kunwind_text_address(addr)) {
+		ip[(*n)++] = addr;
+		caller = *regs;
+		caller.ip = addr - 1;
+		caller.sp = regs->sp + sizeof(long);
+		regs = &caller;
+	}
 	for (unwind_start(&state, current, regs, NULL); !unwind_done(&state);
 	     unwind_next_frame(&state)) {
 		addr = unwind_get_return_address(&state);
