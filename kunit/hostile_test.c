@@ -148,7 +148,7 @@ static void hostile_user_regs_give_their_ip_only(struct kunit *test)
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	KUNIT_EXPECT_EQ(test, t->n, 1u);
 	KUNIT_EXPECT_EQ(test, t->ip[0], regs.ip);
-	n = kunwind_save_regs(&regs, store, ARRAY_SIZE(store), 0);
+	n = kunwind_save_regs(&regs, store, ARRAY_SIZE(store), 0, NULL);
 	KUNIT_EXPECT_EQ(test, n, 1u);
 	KUNIT_EXPECT_EQ(test, store[0], regs.ip);
 	kt_orc_regs(orc, &regs);

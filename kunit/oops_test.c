@@ -132,6 +132,29 @@ static void oops_guard_not_stuck_after_a_death(struct kunit *test)
 	KUNIT_EXPECT_GT(test, o.shown, 0);
 }
 
+/*
+ * The guard left taken by a task that died while printing must not
+ * refuse a later task that reuses its task_struct.  The reuse is played
+ * by this task itself: the same task_struct with another start time (a
+ * later fork's), for the span of one kunwind_oops_show(), preemption off.
+ */
+static void oops_guard_not_stuck_for_a_task_reusing_the_owners_struct(struct kunit *test)
+{
+	u64 start = current->start_time;
+	bool first;
+	int n;
+
+	preempt_disable();
+	first = kunwind_oops_guard_enter();	/* the owner, never left */
+	current->start_time = start + 1;	/* a later task, same struct */
+	n = kunwind_oops_show(KUNWIND_DEATH_OOPS, NULL, KERN_DEBUG);
+	current->start_time = start;
+	kunwind_oops_guard_leave();
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_EXPECT_GT(test, n, 0);
+}
+
 /* From an interrupt's registers, as the die notifier prints an oops. */
 struct irq_show {
 	struct hrtimer timer;
@@ -182,6 +205,7 @@ static struct kunit_case oops_test_cases[] = {
 	KUNIT_CASE(oops_depth_and_skip_bound_the_frames),
 	KUNIT_CASE(oops_guard_refuses_nested_death),
 	KUNIT_CASE(oops_guard_not_stuck_after_a_death),
+	KUNIT_CASE(oops_guard_not_stuck_for_a_task_reusing_the_owners_struct),
 	KUNIT_CASE(oops_show_from_irq_regs),
 	{}
 };

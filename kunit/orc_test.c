@@ -327,12 +327,12 @@ static void orc_save_equals_stack_trace_save(struct kunit *test)
 static void orc_save_respects_size(struct kunit *test)
 {
 	unsigned long store[3] = { 0 }, full[KT_MAX_FRAMES];
-	unsigned int n = kunwind_save(store, 3, 0);
-	unsigned int nf = kunwind_save(full, KT_MAX_FRAMES, 0);
+	unsigned int n = kunwind_save(store, 3, 0, NULL);
+	unsigned int nf = kunwind_save(full, KT_MAX_FRAMES, 0, NULL);
 
 	KUNIT_EXPECT_EQ(test, n, 3u);
 	KUNIT_EXPECT_GT(test, nf, 3u);
-	KUNIT_EXPECT_EQ(test, kunwind_save(store, 0, 0), 0u);
+	KUNIT_EXPECT_EQ(test, kunwind_save(store, 0, 0, NULL), 0u);
 }
 
 /* ---- hardirq: an hrtimer interrupting this module ---- */
@@ -369,7 +369,7 @@ static enum hrtimer_restart irq_probe_fn(struct hrtimer *t)
 	p->regs_ip = regs->ip;
 	kt_kunwind_regs(&p->kun_regs, regs);
 	kt_orc_regs(&p->orc_regs, regs);
-	p->nsaved = kunwind_save_regs(regs, p->saved, KT_MAX_FRAMES, 0);
+	p->nsaved = kunwind_save_regs(regs, p->saved, KT_MAX_FRAMES, 0, NULL);
 	kt_both_here(&p->kun_irq, &p->orc_irq);
 	WRITE_ONCE(p->done, 1);
 	return HRTIMER_NORESTART;
@@ -536,7 +536,7 @@ static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 	}
 	kt_kunwind_task(kun, t);
 	kt_orc_task(orc, t);
-	n = kunwind_save_tsk(t, saved, KT_MAX_FRAMES, 0);
+	n = kunwind_save_tsk(t, saved, KT_MAX_FRAMES, 0, NULL);
 	no = stack_trace_save_tsk(t, saved_orc, KT_MAX_FRAMES, 0);
 	kthread_stop(t);
 	put_task_struct(t);

@@ -308,7 +308,7 @@ static int race_worker(void *arg)
 		if (fn)
 			race_walk(r, fn + ENDBR_INSN_SIZE);
 		r->saves++;
-		if (kunwind_save(store, ARRAY_SIZE(store), 0) < 4)
+		if (kunwind_save(store, ARRAY_SIZE(store), 0, NULL) < 4)
 			r->short_saves++;
 		cond_resched();
 	}
@@ -877,7 +877,7 @@ static void registry_stats_count_walks_and_stop_reasons(struct kunit *test)
 	char line[40];
 	char *buf;
 
-	n = kunwind_save(store, KT_MAX_FRAMES, 0);
+	n = kunwind_save(store, KT_MAX_FRAMES, 0, NULL);
 	walk_to_no_row();
 	KUNIT_EXPECT_EQ(test, kunwind_counter_read(KUNWIND_CNT_WALKS), walks + 2);
 	KUNIT_EXPECT_EQ(test, kunwind_counter_read(end), ends + 1);

@@ -168,7 +168,7 @@ noinline void kt_both_here(struct kt_trace *kun, struct kt_trace *orc)
 noinline void kt_save_here(struct kt_trace *t)
 {
 	kt_trace_reset(t);
-	t->n = kunwind_save(t->ip, KT_MAX_FRAMES, 0);
+	t->n = kunwind_save(t->ip, KT_MAX_FRAMES, 0, NULL);
 	drop_first(t);
 	barrier();	/* no tail call: this frame must exist */
 }

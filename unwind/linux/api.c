@@ -52,6 +52,7 @@ static __kunwind_walk int walk_frames(struct kunwind_walk *w, bool first,
 			f.sp = w->s.sp;
 			f.bp = w->s.bp;
 			f.flags = w->frame_flags;
+			f.fallback = w->fallback;
 			if (!call_fn(fn, cookie, &f))
 				break;
 		} while (kunwind_walk_next(w));
@@ -117,31 +118,44 @@ static __kunwind_walk bool save_frame(void *cookie, const struct kunwind_frame *
  * (kunwind_walk_trace()).
  */
 static __kunwind_walk void save_walk(struct kunwind_walk *w, bool first,
-				     struct save_args *a)
+				     struct save_args *a,
+				     struct kunwind_steps *steps)
 {
 	if (!first || a->nosched) {
 		walk_frames(w, first, save_frame, a);
-		return;
+		goto out;
 	}
 	while (a->skip) {
 		a->skip--;
 		if (!kunwind_walk_next(w))
-			goto out;
+			goto end;
 	}
 	a->len = kunwind_walk_trace(w, a->store, a->size);
-out:
+end:
 	kunwind_walk_end(w);
+out:
+	if (steps)
+		*steps = w->steps;
+}
+
+/* No room: no walk, no step. */
+static __kunwind_walk unsigned int save_none(struct kunwind_steps *steps)
+{
+	if (steps)
+		memset(steps, 0, sizeof(*steps));
+	return 0;
 }
 
 __kunwind_walk noinline unsigned int kunwind_save(unsigned long *store, unsigned int size,
-				   unsigned int skip)
+				   unsigned int skip,
+				   struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0 };
 	struct kunwind_walk w;
 
 	if (!size)
-		return 0;
-	save_walk(&w, start_walk(&w, NULL, NULL), &a);
+		return save_none(steps);
+	save_walk(&w, start_walk(&w, NULL, NULL), &a, steps);
 	return a.len;
 }
 EXPORT_SYMBOL_GPL(kunwind_save);
@@ -149,14 +163,15 @@ EXPORT_SYMBOL_GPL(kunwind_save);
 __kunwind_walk unsigned int kunwind_save_regs(struct pt_regs *regs,
 					      unsigned long *store,
 					      unsigned int size,
-					      unsigned int skip)
+					      unsigned int skip,
+					      struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0 };
 	struct kunwind_walk w;
 
 	if (!size)
-		return 0;
-	save_walk(&w, kunwind_walk_start_regs(&w, regs), &a);
+		return save_none(steps);
+	save_walk(&w, kunwind_walk_start_regs(&w, regs), &a, steps);
 	return a.len;
 }
 EXPORT_SYMBOL_GPL(kunwind_save_regs);
@@ -164,14 +179,15 @@ EXPORT_SYMBOL_GPL(kunwind_save_regs);
 /* Like stack_trace_save_tsk(): without scheduler and lock functions. */
 __kunwind_walk noinline unsigned int kunwind_save_tsk(struct task_struct *task,
 				       unsigned long *store,
-				       unsigned int size, unsigned int skip)
+				       unsigned int size, unsigned int skip,
+				       struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0, true };
 	struct kunwind_walk w;
 
 	if (!size)
-		return 0;
-	save_walk(&w, start_walk(&w, task, NULL), &a);
+		return save_none(steps);
+	save_walk(&w, start_walk(&w, task, NULL), &a, steps);
 	return a.len;
 }
 EXPORT_SYMBOL_GPL(kunwind_save_tsk);
@@ -265,8 +281,14 @@ static __kunwind_walk unsigned int show_walk(struct kunwind_walk *w, bool first,
 	else
 		show_line("%skunwind: walk stopped: %s\n", lvl,
 			  kunwind_stop_str(stop));
-	show_line("%skunwind: steps: %u by tables, %u by the ORC fallback, %u tracer return addresses undone\n",
-		  lvl, w->nr_table, w->nr_orc, w->nr_recovered);
+	show_line(
+		"%skunwind: steps: %u by tables, %u by the ORC fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u), %u tracer return addresses undone\n",
+		lvl, w->steps.tables, kunwind_steps_fallback(&w->steps),
+		w->steps.fallback[KUNWIND_FALLBACK_NO_TABLE],
+		w->steps.fallback[KUNWIND_FALLBACK_NO_ROW],
+		w->steps.fallback[KUNWIND_FALLBACK_STEP_FAILED],
+		w->steps.fallback[KUNWIND_FALLBACK_TRACER],
+		w->nr_recovered);
 	return a.printed;
 }
 

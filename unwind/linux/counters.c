@@ -14,6 +14,10 @@ static const char * const counter_names[KUNWIND_CNT_STOP] = {
 	[KUNWIND_CNT_FRAMES]		= "frames",
 	[KUNWIND_CNT_TABLE]		= "table_steps",
 	[KUNWIND_CNT_ORC]		= "orc_fallback_steps",
+	[KUNWIND_CNT_FALLBACK + KUNWIND_FALLBACK_NO_TABLE] = "orc_fallback_no_table",
+	[KUNWIND_CNT_FALLBACK + KUNWIND_FALLBACK_NO_ROW] = "orc_fallback_no_row",
+	[KUNWIND_CNT_FALLBACK + KUNWIND_FALLBACK_STEP_FAILED] = "orc_fallback_row_step_failed",
+	[KUNWIND_CNT_FALLBACK + KUNWIND_FALLBACK_TRACER] = "orc_fallback_tracer_helper_missing",
 	[KUNWIND_CNT_ORC_FAILED]	= "orc_fallback_failed",
 	[KUNWIND_CNT_RECOVERED]		= "tracer_return_addresses_recovered",
 	[KUNWIND_CNT_ORC_TRACER]	= "tracer_steps_by_orc",
@@ -22,6 +26,21 @@ static const char * const counter_names[KUNWIND_CNT_STOP] = {
 	[KUNWIND_CNT_DEATHS]		= "death_traces",
 	[KUNWIND_CNT_DEATHS_NESTED]	= "death_traces_refused_nested",
 };
+
+static const char * const fallback_names[] = {
+	[KUNWIND_FALLBACK_NO_TABLE]	= "no table",
+	[KUNWIND_FALLBACK_NO_ROW]	= "no row",
+	[KUNWIND_FALLBACK_STEP_FAILED]	= "row step failed",
+	[KUNWIND_FALLBACK_TRACER]	= "tracer helper missing",
+};
+
+static_assert(ARRAY_SIZE(fallback_names) == KUNWIND_FALLBACK_NR);
+
+const char *kunwind_fallback_str(unsigned int why)
+{
+	return why < KUNWIND_FALLBACK_NR ? fallback_names[why] : "?";
+}
+EXPORT_SYMBOL_GPL(kunwind_fallback_str);
 
 __kunwind_walk void kunwind_count(enum kunwind_counter c, unsigned long n)
 {

@@ -163,6 +163,17 @@ int kunwind_registration_seg_state(struct kunwind_registration *entry,
 const struct kunwind_seg *kunwind_registry_seg(unsigned long ip,
 						const struct kunwind_hdr **table,
 						unsigned long *start);
+/**
+ * kunwind_registry_fallback() - Count an ORC fallback step out of ip.
+ * @ip:  the address the step's lookup was for
+ * @why: enum kunwind_fallback
+ *
+ * Counted to the registration whose table covers @ip (debugfs tables).
+ *
+ * Context: Inside a walk (an RCU read-side section); any context.
+ * Return: whether a table covers @ip.
+ */
+bool kunwind_registry_fallback(unsigned long ip, unsigned int why);
 
 /*
  * For debuggers reading the registry from a target's memory (a live gdb
@@ -247,7 +258,8 @@ struct kunwind_walk {
 	struct pt_regs *orc_regs;	/* a full register block ORC stepped to */
 	unsigned int frame_flags;	/* KUNWIND_FRAME_* of the current frame */
 	unsigned int nr_frames;		/* frames walked, the first included */
-	unsigned int nr_table, nr_orc;	/* steps by tables, by the fallback */
+	struct kunwind_steps steps;	/* by tables, by the fallback */
+	unsigned int fallback;		/* the ORC step's enum kunwind_fallback */
 	unsigned int nr_recovered;	/* return addresses undone from tracers */
 	int graph_idx;			/* ftrace_graph_ret_addr()'s cursor */
 	struct llist_node *rethook_cur;	/* rethook_find_ret_addr()'s cursor */
@@ -458,7 +470,9 @@ enum kunwind_counter {
 	KUNWIND_CNT_FRAMES,		/* frames walked, the first included */
 	KUNWIND_CNT_TABLE,		/* steps made by kunwind tables */
 	KUNWIND_CNT_ORC,		/* steps made by the ORC fallback */
-	KUNWIND_CNT_ORC_FAILED,		/* fallback tried, ORC failed too */
+	KUNWIND_CNT_FALLBACK,		/* + enum kunwind_fallback: per reason */
+	KUNWIND_CNT_ORC_FAILED = KUNWIND_CNT_FALLBACK + KUNWIND_FALLBACK_NR,
+					/* fallback tried, ORC failed too */
 	KUNWIND_CNT_RECOVERED,		/* tracer trampolines undone */
 	KUNWIND_CNT_ORC_TRACER,		/* ... by an ORC step (no helper) */
 	KUNWIND_CNT_REFUSED,		/* walks of other tasks refused */

@@ -49,7 +49,8 @@ struct pt_regs;
 /* struct kunwind_frame.flags */
 /*
  * This step came from the kernel's ORC fallback: no table row described
- * ip, a row's step failed, or a tracer's trampoline could not be undone.
+ * ip, a row's step failed, or a tracer's trampoline could not be undone
+ * (struct kunwind_frame.fallback says which).
  */
 #define KUNWIND_FRAME_ORC	0x1
 #define KUNWIND_FRAME_GUESS	0x2	/* from the rbp guess: unreliable */
@@ -57,11 +58,50 @@ struct pt_regs;
 /* ip was a tracer's trampoline (function_graph, kretprobe), undone. */
 #define KUNWIND_FRAME_RECOVERED	0x8
 
+/*
+ * Why a step was taken by the ORC fallback (struct kunwind_frame.fallback,
+ * struct kunwind_steps).  Where a table is registered for the text, a
+ * fallback step is a defect of the table or of the walk unless its reason
+ * says otherwise: the tests require none there.
+ */
+enum kunwind_fallback {
+	KUNWIND_FALLBACK_NO_TABLE,	/* no table is registered for ip's text */
+	KUNWIND_FALLBACK_NO_ROW,	/* ip's table has no row describing ip */
+	KUNWIND_FALLBACK_STEP_FAILED,	/* a row describes ip, its step failed */
+	KUNWIND_FALLBACK_TRACER,	/* a tracer's trampoline, no helper to undo it */
+	KUNWIND_FALLBACK_NR
+};
+
 struct kunwind_frame {
 	unsigned long ip;	/* a return address, or the interrupted ip */
 	unsigned long sp, bp;
 	unsigned int flags;
+	unsigned int fallback;	/* with KUNWIND_FRAME_ORC: enum kunwind_fallback */
 };
+
+/* Who walked: a walk's steps (the first frame is no step). */
+struct kunwind_steps {
+	unsigned int tables;				/* by kunwind's tables */
+	unsigned int fallback[KUNWIND_FALLBACK_NR];	/* by ORC, per reason */
+};
+
+static __always_inline unsigned int kunwind_steps_fallback(const struct kunwind_steps *st)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
+		n += st->fallback[i];
+	return n;
+}
+
+/**
+ * kunwind_fallback_str() - a fallback reason's name
+ * @why: enum kunwind_fallback
+ *
+ * Return: "no table", "no row", "row step failed", "tracer helper
+ * missing", or "?" out of range.
+ */
+const char *kunwind_fallback_str(unsigned int why);
 
 /* Return false to stop the walk. */
 typedef bool (*kunwind_consume_fn)(void *cookie, const struct kunwind_frame *f);
@@ -103,14 +143,17 @@ int kunwind_walk(struct task_struct *task, struct pt_regs *regs,
  * @size: room in @store; 0 stores nothing
  * @skip: frames to leave out first
  *
+ * @steps: if not NULL, the walk's steps by tables and by the ORC fallback
+ *
  * Like stack_trace_save(): the first address (with @skip 0) is the return
- * address into the function that called kunwind_save().
+ * address into the function that called kunwind_save().  @steps counts
+ * every step the walk made, the skipped frames' included.
  *
  * Context: Any, NMI included; takes no lock, never sleeps.
  * Return: the number of addresses stored, at most @size.
  */
 unsigned int kunwind_save(unsigned long *store, unsigned int size,
-			  unsigned int skip);
+			  unsigned int skip, struct kunwind_steps *steps);
 
 /**
  * kunwind_save_regs() - store the frames of an interrupted context
@@ -118,6 +161,7 @@ unsigned int kunwind_save(unsigned long *store, unsigned int size,
  * @store: where the addresses go
  * @size: room in @store; 0 stores nothing
  * @skip: frames to leave out first
+ * @steps: if not NULL, the walk's steps by tables and by the ORC fallback
  *
  * Like stack_trace_save_regs(): the first address is @regs' ip, then the
  * return addresses of its callers; a user-mode @regs gives its ip only.
@@ -126,7 +170,8 @@ unsigned int kunwind_save(unsigned long *store, unsigned int size,
  * Return: the number of addresses stored, at most @size.
  */
 unsigned int kunwind_save_regs(struct pt_regs *regs, unsigned long *store,
-			       unsigned int size, unsigned int skip);
+			       unsigned int size, unsigned int skip,
+			       struct kunwind_steps *steps);
 
 /**
  * kunwind_save_tsk() - store the return addresses of a task's stack
@@ -135,6 +180,7 @@ unsigned int kunwind_save_regs(struct pt_regs *regs, unsigned long *store,
  * @store: where the addresses go
  * @size: room in @store; 0 stores nothing
  * @skip: frames to leave out first (scheduler and lock frames not counted)
+ * @steps: if not NULL, the walk's steps by tables and by the ORC fallback
  *
  * Like stack_trace_save_tsk(): the scheduler's and the locks' functions
  * (in_sched_functions()) are left out, where their text is known.
@@ -144,7 +190,8 @@ unsigned int kunwind_save_regs(struct pt_regs *regs, unsigned long *store,
  * Return: the number of addresses stored, at most @size.
  */
 unsigned int kunwind_save_tsk(struct task_struct *task, unsigned long *store,
-			      unsigned int size, unsigned int skip);
+			      unsigned int size, unsigned int skip,
+			      struct kunwind_steps *steps);
 
 /**
  * kunwind_dump_stack() - print current's stack like dump_stack()

@@ -61,28 +61,45 @@ MODULE_PARM_DESC(oops_depth, "frames of an oops or panic backtrace, at most (1-"
 		 __stringify(KUNWIND_MAX_DEPTH) ")");
 
 /*
- * The task printing a backtrace on this CPU, or NULL.  A death of that
+ * The task printing a backtrace on this CPU, or none.  A death of that
  * same context meanwhile (a fault inside kunwind, a nested oops, an NMI
  * that dies: all run as current) is refused.  An owner, not a count: a
  * nested oops never returns to the trace it interrupted (it kills the
  * task or panics), and the next task to die on this CPU must still get
- * its trace.
+ * its trace.  So the owner of a CPU that died while printing stays; it
+ * is keyed by the task_struct and the task's start time, which no later
+ * task reusing that task_struct has (a task forks after the one whose
+ * struct it reuses was freed, and start_time grows), so it is refused
+ * nothing.  Written start first: an NMI between the two writes sees no
+ * owner of its own and prints, as it would before the guard.
  */
-static DEFINE_PER_CPU(struct task_struct *, oops_owner);
+struct oops_owner {
+	struct task_struct *task;
+	u64 start;
+};
+
+static DEFINE_PER_CPU(struct oops_owner, oops_owner);
 
 /* Preemption is off: the guard is this CPU's. */
 __kunwind_walk bool kunwind_oops_guard_enter(void)
 {
-	if (this_cpu_read(oops_owner) == current)
+	struct oops_owner *o = this_cpu_ptr(&oops_owner);
+
+	if (READ_ONCE(o->task) == current &&
+	    READ_ONCE(o->start) == current->start_time)
 		return false;
-	this_cpu_write(oops_owner, current);
+	WRITE_ONCE(o->task, NULL);
+	barrier();
+	WRITE_ONCE(o->start, current->start_time);
+	barrier();
+	WRITE_ONCE(o->task, current);
 	return true;
 }
 EXPORT_SYMBOL_GPL(kunwind_oops_guard_enter);
 
 __kunwind_walk void kunwind_oops_guard_leave(void)
 {
-	this_cpu_write(oops_owner, NULL);
+	WRITE_ONCE(this_cpu_ptr(&oops_owner)->task, NULL);
 }
 EXPORT_SYMBOL_GPL(kunwind_oops_guard_leave);
 

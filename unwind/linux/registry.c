@@ -62,6 +62,8 @@ struct kunwind_registration {
 	unsigned long len, bias;
 	unsigned int nr_segs;
 	char name[MODULE_NAME_LEN];
+	/* ORC fallback steps out of its text, per enum kunwind_fallback */
+	atomic_long_t fallback[KUNWIND_FALLBACK_NR];
 	struct kunwind_registration_seg segs[];	/* sorted by start */
 };
 
@@ -70,6 +72,7 @@ struct kunwind_live_seg {
 	unsigned long start, end;	/* run-time [start, end) */
 	const struct kunwind_hdr *table;
 	const struct kunwind_seg *seg;
+	struct kunwind_registration *entry;	/* freed after a grace period */
 };
 
 /*
@@ -190,9 +193,8 @@ live_block(const struct kunwind_live *l, unsigned long key)
  * RCU read-side section (a walk: preemption off; documented), and
  * lockdep's check would be a call out of the walk's untraceable code.
  */
-__kunwind_walk const struct kunwind_seg *
-kunwind_registry_seg(unsigned long ip, const struct kunwind_hdr **table,
-		      unsigned long *start)
+static __kunwind_walk __always_inline const struct kunwind_live_seg *
+live_seg(unsigned long ip)
 {
 	const struct kunwind_live *l = rcu_dereference_raw(kunwind_live);
 	const struct kunwind_live_block *b;
@@ -204,11 +206,38 @@ kunwind_registry_seg(unsigned long ip, const struct kunwind_hdr **table,
 	s = live_floor(l->segs + b->first, b->nr, ip);
 	if (!s || ip - s->start >= s->end - s->start)
 		return NULL;
+	return s;
+}
+
+__kunwind_walk const struct kunwind_seg *
+kunwind_registry_seg(unsigned long ip, const struct kunwind_hdr **table,
+		      unsigned long *start)
+{
+	const struct kunwind_live_seg *s = live_seg(ip);
+
+	if (!s)
+		return NULL;
 	*table = s->table;
 	*start = s->start;
 	return s->seg;
 }
 EXPORT_SYMBOL_GPL(kunwind_registry_seg);
+
+/*
+ * Count an ORC fallback step out of ip: to the registration whose table
+ * covers ip, with reason why, or to none.  Only on the fallback's path.
+ * The registration outlives the walk's RCU read-side section.
+ */
+__kunwind_walk bool kunwind_registry_fallback(unsigned long ip,
+					      unsigned int why)
+{
+	const struct kunwind_live_seg *s = live_seg(ip);
+
+	if (!s)
+		return false;
+	atomic_long_inc(&s->entry->fallback[why]);
+	return true;
+}
 
 /*
  * The registry's generation: it changes after every change of what
@@ -324,6 +353,7 @@ static void live_fill(struct kunwind_live *l)
 			l->segs[n].end = rs->end;
 			l->segs[n].table = entry->table;
 			l->segs[n].seg = kunwind_segs(entry->table) + rs->idx;
+			l->segs[n].entry = entry;
 			n++;
 		}
 	}
@@ -997,6 +1027,10 @@ void kunwind_registry_show(struct seq_file *m)
 		seq_printf(m, "%s bytes=%u rules=%u segments=%u bias=0x%lx\n",
 			   entry->name, entry->table->size, entry->table->nr_rules,
 			   entry->nr_segs, entry->bias);
+		seq_printf(m, "  fallback steps out of its text: no row %ld, row step failed %ld, tracer helper missing %ld\n",
+			   atomic_long_read(&entry->fallback[KUNWIND_FALLBACK_NO_ROW]),
+			   atomic_long_read(&entry->fallback[KUNWIND_FALLBACK_STEP_FAILED]),
+			   atomic_long_read(&entry->fallback[KUNWIND_FALLBACK_TRACER]));
 		for (i = 0; i < entry->nr_segs; i++) {
 			seg = kunwind_segs(entry->table) + entry->segs[i].idx;
 			seq_printf(m, "  %-20s 0x%lx size=0x%x rows=%u %s\n",

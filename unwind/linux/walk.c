@@ -593,25 +593,53 @@ static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
 #endif
 
 /*
+ * Why the step out of the current frame falls back to ORC: a trampoline
+ * the tracer's helper could not undo; no row, told apart by whether a
+ * table is registered for ip's text at all (only on this slow path, so
+ * the lookup is not repeated on every step); else the row's step failed.
+ */
+static __kunwind_walk unsigned int fallback_reason(struct kunwind_walk *w)
+{
+	struct kunwind_state *s = &w->s;
+	const struct kunwind_hdr *table;
+	unsigned long start;
+
+	if (w->tracer_lost)
+		return KUNWIND_FALLBACK_TRACER;
+	if (s->stop != KUNWIND_STOP_NO_ROW)
+		return KUNWIND_FALLBACK_STEP_FAILED;
+	if (kunwind_registry_seg(kunwind_frame_addr(s), &table, &start))
+		return KUNWIND_FALLBACK_NO_ROW;
+	return KUNWIND_FALLBACK_NO_TABLE;
+}
+
+/*
  * The ORC fallback: where no row describes ip, where a row's step failed
  * (CFI that is wrong at run time, e.g. after code patching), and over a
  * tracer's trampoline kunwind_kernel_ret_addr() could not undo.  If ORC
  * cannot step either, the walk keeps the table's stop reason.  recovered:
  * w->nr_recovered before the failed step; a trampoline undone for a step
  * that then failed is not counted here, ORC undoes it again for its own.
+ * Every step it takes is counted with its reason (struct kunwind_steps).
  */
 static __kunwind_walk bool orc_fallback(struct kunwind_walk *w,
 					unsigned int recovered)
 {
 	struct kunwind_state *s = &w->s;
 	bool undone = w->nr_recovered != recovered;
+	unsigned int why = fallback_reason(w);
+	unsigned long from = kunwind_frame_addr(s);
 
 	w->nr_recovered = recovered;
 	switch (orc_step(w)) {
 	case ORC_STEPPED:
 		s->stop = KUNWIND_STOP_NONE;
-		w->nr_orc++;
+		w->fallback = why;
+		w->steps.fallback[why]++;
 		kunwind_count(KUNWIND_CNT_ORC, 1);
+		kunwind_count(KUNWIND_CNT_FALLBACK + why, 1);
+		if (why != KUNWIND_FALLBACK_NO_TABLE)	/* to its table's owner */
+			kunwind_registry_fallback(from, why);
 		if (w->tracer_lost) {	/* ORC undid the trampoline */
 			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
 			kunwind_count(KUNWIND_CNT_ORC_TRACER, 1);
@@ -651,7 +679,7 @@ __kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
 			w->frame_flags |= KUNWIND_FRAME_RECOVERED;
 			kunwind_count(KUNWIND_CNT_RECOVERED, 1);
 		}
-		w->nr_table++;
+		w->steps.tables++;
 		w->nr_frames++;
 		return true;
 	}
@@ -689,7 +717,7 @@ __kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
 			recovered = w->nr_recovered;
 			w->tracer_lost = false;
 			n += kunwind_trace_calls(s, pc + n, max - n - 1);
-			w->nr_table += s->depth - depth;
+			w->steps.tables += s->depth - depth;
 			w->nr_frames += s->depth - depth;
 			if (s->stop) {
 				/*
@@ -722,7 +750,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_trace);
 __kunwind_walk void kunwind_walk_end(struct kunwind_walk *w)
 {
 	kunwind_count(KUNWIND_CNT_FRAMES, w->nr_frames);
-	kunwind_count(KUNWIND_CNT_TABLE, w->nr_table);
+	kunwind_count(KUNWIND_CNT_TABLE, w->steps.tables);
 	kunwind_count(KUNWIND_CNT_STOP + w->s.stop, 1);
 	if (w->put_stack)
 		kunwind_sym.put_task_stack(w->task);
