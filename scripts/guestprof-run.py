@@ -408,7 +408,7 @@ def bench(opt):
                                              60, gp.proc)
                 n += 1
                 start = (time.monotonic(), int(m.group(3)))
-            _, c = gp.finish()
+            _, c, _ = gp.finish()
             costs += c
             stopped[hz] = 100.0 * sum(c) / 1e6 / span[hz]
             loss[hz] = [100.0 * (1 - tps[i][1] / statistics.mean(

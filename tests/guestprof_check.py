@@ -287,6 +287,8 @@ def check_oracle():
             env={'KUNWIND_GP_MODE': 'bt', 'KUNWIND_GP_SOCK': info['gdb'],
                  'KUNWIND_GP_RAM': info['ram'],
                  'KUNWIND_GP_MONITOR': info['monitor'],
+                 'KUNWIND_GP_KOS': 'kunwind_sample=%s kunwind=%s' % (
+                     info['sample_ko'], info['kunwind_ko']),
                  'KUNWIND_GP_STOPS': str(ORACLE_STOPS)})
     finally:
         stop(out)

@@ -28,8 +28,9 @@ own walk (memory from the RAM file, registers from gdb's), and by gdb
 vmlinux gdb has is not relocated: the guest must run with nokaslr.
 
 gdb's frame k + 1 is trusted when gdb unwound it by DWARF: frame k is in
-C code (its line table names a .c or .h file: compiled with call frame
-information; assembly has none, and gdb then guesses from prologues),
+C code (a function in DWARF, its lines in a .c or .h file: compiled with
+call frame information; assembly has none, and gdb then guesses from
+prologues),
 gdb gives no stop reason there, frame k + 1's sp is on frame k's stack
 (call frame information never describes a stack switch: an IRQ's
 call_on_irqstack() is inline assembly) and its pc is in kernel text (a
@@ -50,7 +51,7 @@ import time
 
 import gdb
 
-from kunwind import guest, guestprof, registry, target, tasks
+from kunwind import guest, guestprof, modules, registry, target, tasks
 
 PAGE = 4096
 
@@ -224,9 +225,17 @@ def gdb_frames(thread, stacks, text):
     trusted, why = 1, 'gdb gave one frame'
     for k in range(len(phys)):
         pc, sp, fr = phys[k]
-        sal = gdb.find_pc_line(pc if k == 0 else pc - 1)
+        look = pc if k == 0 else pc - 1
+        sal = gdb.find_pc_line(look)
         fn = sal.symtab.filename if sal.symtab else ''
-        if not fn.endswith(('.c', '.h')):
+        try:
+            block = gdb.block_for_pc(look)
+        except RuntimeError:
+            block = None
+        # C: a function in DWARF (assembly has lines, in .S or, for an
+        # idtentry stub, in the .h of its macro, but no function)
+        if not fn.endswith(('.c', '.h')) or block is None or \
+                block.function is None:
             why = 'asm or no debug info (%s)' % (os.path.basename(fn) or
                                                  'none')
             break
@@ -249,6 +258,32 @@ def gdb_frames(thread, stacks, text):
     return [(pc, sp) for pc, sp, _ in phys], trusted, why
 
 
+def add_module_symbols(kos):
+    """gdb gets the debug info (and so the call frame information) of
+    the modules in kos, "NAME=PATH ...", at the addresses of their
+    sections in the guest (as the kernel's lx-symbols does)."""
+    out = []
+    for item in kos.split():
+        name, path = item.split('=', 1)
+        m = modules.find(name)
+        if m is None:
+            raise gdb.GdbError('guestprof-bt: module %s is not loaded' % name)
+        sa = gdb.parse_and_eval('((struct module *)%#x)->sect_attrs' % m.addr)
+        secs = {}
+        for i in range(int(sa['nsections'])):
+            a = sa['attrs'][i]
+            secs[a['battr']['attr']['name'].string()] = int(a['address'])
+        text = sorted(s for s in secs if s.startswith(('.text', '.init.text',
+                                                      '.exit.text',
+                                                      '.noinstr.text')))
+        gdb.execute('add-symbol-file %s %#x%s' % (
+            path, secs['.text'], ''.join(' -s %s %#x' % (s, secs[s])
+                                         for s in text if s != '.text')),
+            to_string=True)
+        out.append('%s (%d text sections)' % (name, len(text)))
+    return out
+
+
 def main_bt():
     ram = guest.GuestMemory(os.environ['KUNWIND_GP_RAM'])
     monitor = os.environ['KUNWIND_GP_MONITOR']
@@ -268,6 +303,9 @@ def main_bt():
         raise gdb.GdbError('guestprof-bt: KASLR slide %#x: boot the guest '
                            'with nokaslr (gdb\'s vmlinux is not relocated)'
                            % target.slide())
+    gdb.execute('set confirm off')
+    for m in add_module_symbols(os.environ.get('KUNWIND_GP_KOS', '')):
+        print('guestprof-bt: gdb has the debug info of ' + m)
 
     def text(ip):
         return sampler.reg._text(ip)
@@ -317,16 +355,15 @@ def main_bt():
                       'DIFFER at frame %d: gdb %s kunwind %s' % (
                           bad, hex(g[bad][0]),
                           hex(kw[bad]) if bad < len(kw) else 'none')))
-            if bad is not None or beyond:
-                for k in range(max(len(kw), len(g))):
-                    gk = g[k][0] if k < len(g) else None
-                    kk = kw[k] if k < len(kw) else None
-                    print('guestprof-bt:   #%-2d %s gdb %-18s %-40s '
-                          'kunwind %-18s %s' % (
-                              k, '*' if k < trusted else ' ',
-                              hex(gk) if gk else '-',
-                              _name(gk), hex(kk) if kk else '-',
-                              _name(kk)))
+            for k in range(max(len(kw), len(g))):
+                gk = g[k][0] if k < len(g) else None
+                kk = kw[k] if k < len(kw) else None
+                print('guestprof-bt:   #%-2d %s gdb %-18s %-40s '
+                      'kunwind %-18s %s' % (
+                          k, '*' if k < trusted else ' ',
+                          hex(gk) if gk else '-',
+                          _name(gk), hex(kk) if kk else '-',
+                          _name(kk)))
     gdb.execute('detach', to_string=True)
     print('guestprof-bt: ' + ' '.join('%s=%d' % (k, c[k]) for k in (
         'stops', 'user', 'kernel_walks', 'compared_frames', 'differ',
