@@ -30,11 +30,20 @@ kunwind.ko's profiler at --guest-hz per CPU, from the host at --hz (both
 timer interrupt and its reprogramming, costs the guest 5-10 % of its time
 under TCG at 997 Hz and takes that share off everything else in the
 host's view).  OUTDIR gets guest.folded (the guest's folded
-file, printed on its console after the round), host.folded and
+file, printed on its console after the round), host.folded,
+host.folded.walks
+(a line per walk, its steps by who made them: kunwind-guestprof --walks)
+and
 host.html (the flame graph), guestprof.log, console.log.  Prints, last:
     guestprof-run: leaf NAME guest=P% host=Q% diff=D
         (the union of both top-5 leaf functions, shares of all samples)
     guestprof-run: guest samples=N host samples=N per-sample=Xus
+    guestprof-run: ticks=N samples=N incomplete=N ...
+    guestprof-run: host steps: N by the guest's tables; by a fallback: ...
+    guestprof-run: guest steps: walks=N table_steps=N orc_fallback_steps=N
+        orc_fallback_failed=N (orc_fallback_REASON=N ...)
+        (kunwind/stats in the guest before the round's start and after
+        its stop: every walk of kunwind's over the round)
     guestprof-run: folded OUTDIR/host.folded html OUTDIR/host.html
 
 bench: rounds of S guest seconds (default 5), for each of 10 Hz and 100

@@ -232,6 +232,9 @@ def gdb_frames(thread, stacks, text):
             block = gdb.block_for_pc(look)
         except RuntimeError:
             block = None
+        while block is not None and block.function is None and \
+                not block.is_static and not block.is_global:
+            block = block.superblock	# out of a lexical block
         # C: a function in DWARF (assembly has lines, in .S or, for an
         # idtentry stub, in the .h of its macro, but no function)
         if not fn.endswith(('.c', '.h')) or block is None or \

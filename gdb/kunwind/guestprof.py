@@ -418,7 +418,8 @@ class KunwindGuestprof(gdb.Command):
 
 Usage: kunwind-guestprof --gdbstub SOCKET [--ram FILE] [-F HZ] [-d SECONDS]
                          [-o FOLDED] [--html HTML] [--control FIFO]
-                         [--below-4g BYTES] [--stats FILE] [-r PRIO]
+                         [--below-4g BYTES] [--stats FILE] [--walks FILE]
+                         [-r PRIO]
 
 The guest is QEMU with its gdbstub on SOCKET (a unix socket path, or
 HOST:PORT) and its RAM in FILE, shared:
@@ -445,7 +446,13 @@ lines give the counts and the cost: per-sample is the time the guest
 was stopped per sample (stop, registers, walks, resume).  -r PRIO (perf
 record's -r): sample with SCHED_FIFO priority PRIO, so that the guest's
 busy vCPU threads do not keep the sampler waiting while the guest is
-stopped (on a 2-core host, milliseconds a few times a second)."""
+stopped (on a 2-core host, milliseconds a few times a second).
+
+Who walked: the last lines count the kernel walks' steps by the tables
+kunwind.ko registered in the guest, by the vmlinux table built on the
+host (a guest without one) and by no table row (none: the walker has no
+fallback), and how the walks ended; --walks FILE writes the same per
+walk."""
 
     def __init__(self):
         super().__init__('kunwind-guestprof', gdb.COMMAND_DATA)
