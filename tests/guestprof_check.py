@@ -3,20 +3,35 @@
 """kunwind-guestprof (gdb/kunwind/guestprof.py) against the guest's own
 profiler, QEMU's own memory translation and bad input, in QEMU.
 
-    tests/guestprof_check.py [compare] [memory] [bad]
+    tests/guestprof_check.py [compare] [oracle] [memory] [bad]
 
 compare  scripts/guestprof-run.py compare on the test kernel (6.12,
          KASLR, 5-level paging) and on each KUNWIND_GUESTPROF_STOCK kernel
          (default "6.1": Debian's, with its -dbg vmlinux; the module
          layout before 6.4, no pcpu_hot): over the same 15 s round,
          kunwind.ko's profiler in the guest and kunwind-guestprof from
-         the host; the top 5 leaf functions of each and their shares of
-         all samples agree within 5 points, and the share of the stacks
-         of the sample's work kthread within 3; the host's walks end at the
-         end of their stack but for a few (at most 1 %: the guest stopped where
-         no interrupt lands, in a context switch or on the entry stack
-         with a user sp: the walk stops as ORC does there); every frame is
-         named; the flame graph is written.
+         the host.  Whole stacks: each root-first prefix of the folded
+         stacks, at every depth, with PREFIX_MIN_SHARE % or more of either
+         side's samples, has the same share on both sides within PREFIX_Z
+         binomial standard errors of the difference (the sample counts,
+         the prefixes per depth and the worst prefix are printed).  Who
+         walked: the host's steps all by the guest's tables (none by the
+         vmlinux table built on the host, none by no table row), the
+         guest's kunwind/stats over the round: table steps and 0 ORC
+         fallback steps (per reason).  Also: the top 5 leaf functions
+         within 5 points; the host's walks end at the end of their stack
+         but for a few (at most 1 %: the guest stopped where no interrupt
+         lands, in a context switch or on the entry stack with a user sp:
+         the walk stops as ORC does there); every frame is named; the
+         flame graph is written.
+oracle   the walker against gdb's own backtrace (DWARF call frame
+         information of vmlinux and the modules, tests/guestprof_mem.py
+         KUNWIND_GP_MODE=bt) at ORACLE_STOPS random stops of a test-kernel
+         guest with nokaslr running a syscall loop and the work kthread:
+         every frame gdb unwinds by DWARF is kunwind's at the same depth;
+         at least ORACLE_MIN_WALKS kernel walks and ORACLE_MIN_UNWOUND
+         frames compared past frame 0; kunwind's frames past gdb's end
+         counted, with why gdb ended; every step by the guest's tables.
 memory   a live guest with a syscall loop, stopped 20 times: every page
          of every vCPU's stacks, the text at each kernel rip and the
          tables' first pages read from the RAM file through kunwind's page
@@ -51,10 +66,9 @@ ORACLE_STOPS = 40
 ORACLE_MIN_WALKS = 40
 ORACLE_MIN_UNWOUND = 150
 # Whole stacks (compare_prefixes): the prefixes compared, and the
-# tolerance of their shares' difference in standard errors and points
+# tolerance of their shares' difference in standard errors
 PREFIX_MIN_SHARE = 1.0
 PREFIX_Z = 4.5
-PREFIX_SLACK = 0.0
 
 LOAD = '''#!/bin/sh
 # tests/guestprof_check.py memory: syscalls, page faults, exec
@@ -113,7 +127,7 @@ def compare_prefixes(guest, host):
     either side: (rows, worst) with rows [(prefix, guest %, host %,
     difference in points, tolerance in points)], the tolerance
     PREFIX_Z binomial standard errors of the difference (pooled share p:
-    sqrt(p (1 - p) (1/n_guest + 1/n_host))) plus PREFIX_SLACK points."""
+    sqrt(p (1 - p) (1/n_guest + 1/n_host)))."""
     ng, nh = sum(guest.values()), sum(host.values())
     pg, ph = prefix_counts(guest), prefix_counts(host)
     rows = []
@@ -124,7 +138,7 @@ def compare_prefixes(guest, host):
         p = (pg[pre] + ph[pre]) / (ng + nh)
         se = math.sqrt(p * (1 - p) * (1 / ng + 1 / nh))
         rows.append((pre, 100 * a, 100 * b, 100 * abs(a - b),
-                     100 * (PREFIX_Z * se) + PREFIX_SLACK))
+                     100 * PREFIX_Z * se))
     rows.sort(key=lambda r: (len(r[0]), r[0]))
     worst = max(rows, key=lambda r: r[3] / r[4]) if rows else None
     return rows, worst
@@ -158,10 +172,10 @@ def check_compare(kernel):
     depth = collections.Counter(len(r[0]) for r in rows)
     note('whole stacks: %d guest samples, %d host samples; %d prefixes '
          'with >= %.1f%% on either side compared (per depth %s), '
-         'tolerance %.1f standard errors + %.1f points' % (
+         'tolerance %.1f standard errors' % (
              sum(g.values()), sum(h.values()), len(rows), PREFIX_MIN_SHARE,
              ' '.join('%d:%d' % kv for kv in sorted(depth.items())),
-             PREFIX_Z, PREFIX_SLACK))
+             PREFIX_Z))
     if worst:
         note('worst: %.2f points (tolerance %.2f) guest %.2f%% host %.2f%% '
              'depth %d: %s' % (worst[3], worst[4], worst[1], worst[2],
