@@ -64,7 +64,7 @@ failed = 0
 # past frame 0 (measured: see Documentation/guestprof.rst)
 ORACLE_STOPS = 40
 ORACLE_MIN_WALKS = 40
-ORACLE_MIN_UNWOUND = 150
+ORACLE_MIN_UNWOUND = 300
 # Whole stacks (compare_prefixes): the prefixes compared, and the
 # tolerance of their shares' difference in standard errors
 PREFIX_MIN_SHARE = 1.0
@@ -252,8 +252,14 @@ def gdb_run(vmlinux, commands, env=None, timeout=300):
     for c in commands:
         cmd += ['-ex', c]
     cmd.append(vmlinux)
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                       env=dict(os.environ, **(env or {})))
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=timeout,
+                           env=dict(os.environ, **(env or {})))
+    except subprocess.TimeoutExpired as e:
+        return -1, '%s\ngdb did not end in %d s' % (
+            (e.stdout or b'').decode(errors='replace') if isinstance(
+                e.stdout, bytes) else e.stdout or '', timeout)
     return r.returncode, r.stdout + r.stderr
 
 
@@ -301,7 +307,7 @@ def check_oracle():
     try:
         rc, o = gdb_run(info['vmlinux'], [
             'source ' + os.path.join(TOP, 'tests/guestprof_mem.py')],
-            env={'KUNWIND_GP_MODE': 'bt', 'KUNWIND_GP_SOCK': info['gdb'],
+            timeout=900, env={'KUNWIND_GP_MODE': 'bt', 'KUNWIND_GP_SOCK': info['gdb'],
                  'KUNWIND_GP_RAM': info['ram'],
                  'KUNWIND_GP_MONITOR': info['monitor'],
                  'KUNWIND_GP_KOS': 'kunwind_sample=%s kunwind=%s' % (
@@ -322,6 +328,8 @@ def check_oracle():
     v = dict(zip(('stops', 'user', 'walks', 'compared', 'differ',
                   'complete', 'beyond', 'beyond_walks', 'guest', 'host',
                   'none'), (int(x) for x in m.groups())))
+    note('\n'.join(re.findall(r'^guestprof-bt: \d+ stops, random seed.*$',
+                              o, re.M)))
     note(m.group(0))
     note('\n'.join(re.findall(r'^guestprof-bt: kunwind walked past.*$', o,
                               re.M)))

@@ -291,8 +291,10 @@ def main_bt():
     ram = guest.GuestMemory(os.environ['KUNWIND_GP_RAM'])
     monitor = os.environ['KUNWIND_GP_MONITOR']
     nstops = int(os.environ.get('KUNWIND_GP_STOPS', '40'))
-    rng = random.Random(int(os.environ.get('KUNWIND_GP_SEED',
-                                           str(int(time.time())))))
+    seed = int(os.environ.get('KUNWIND_GP_SEED', str(int(time.time()))))
+    rng = random.Random(seed)
+    print('guestprof-bt: %d stops, random seed %d (KUNWIND_GP_SEED)' % (
+        nstops, seed))
     gdb.execute('target remote ' + os.environ['KUNWIND_GP_SOCK'],
                 to_string=True)
     src = GdbStopSource(ram)
