@@ -302,9 +302,13 @@ def compare(opt):
         gp = Guestprof(guest, opt.hz, os.path.join(out, 'host.folded'),
                        os.path.join(out, 'host.html'),
                        os.path.join(out, 'guestprof.log'))
-        # The next round that starts after kunwind-guestprof is ready.
-        _, _, m = guest.console.wait(round_line(None, 'start'), 120,
-                                     gp.proc)
+        # The next round that starts after kunwind-guestprof is ready:
+        # the console's lines until now are old (a slow start, gdb
+        # reading a large vmlinux on a loaded host, would otherwise take
+        # a round already under way, and profile its end only).
+        guest.console.lines()
+        _, _, m = guest.console.wait(round_line(None, 'start'),
+                                     120 + 4 * opt.seconds, gp.proc)
         n = int(m.group(1))
         gp.send('enable')
         say('round %d: profiling %d s from the host at %d Hz' % (

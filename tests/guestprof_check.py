@@ -69,6 +69,7 @@ ORACLE_MIN_UNWOUND = 300
 # tolerance of their shares' difference in standard errors
 PREFIX_MIN_SHARE = 1.0
 PREFIX_Z = 4.5
+PREFIX_MIN_SAMPLES = 1000	# each side (15 s at 199 Hz on 2 vCPUs: 5970)
 
 LOAD = '''#!/bin/sh
 # tests/guestprof_check.py memory: syscalls, page faults, exec
@@ -180,12 +181,15 @@ def check_compare(kernel):
         note('worst: %.2f points (tolerance %.2f) guest %.2f%% host %.2f%% '
              'depth %d: %s' % (worst[3], worst[4], worst[1], worst[2],
                                len(worst[0]), ';'.join(worst[0])))
-    say(len(rows) >= 10 and max(depth) >= 8 and not bad,
+    say(min(sum(g.values()), sum(h.values())) >= PREFIX_MIN_SAMPLES and
+        len(rows) >= 10 and max(depth) >= 8 and not bad,
         'guestprof_compare_%s_whole_stack_prefixes_within_tolerance' % sfx,
         '\n'.join('%.2f points (tolerance %.2f) guest %.2f%% host %.2f%%: '
                   '%s' % (r[3], r[4], r[1], r[2], ';'.join(r[0]))
                   for r in bad[:20]) or 'compared: %d prefixes, deepest %d'
-        % (len(rows), max(depth) if depth else 0))
+        % (len(rows), max(depth) if depth else 0) + '; samples: guest %d '
+        'host %d (want %d each)' % (sum(g.values()), sum(h.values()),
+                                    PREFIX_MIN_SAMPLES))
     # Who walked, on each side.
     hs = re.search(r'^guestprof-run: host steps: (\d+) by the guest\'s '
                    r'tables; by a fallback: (\d+) by the vmlinux table '
