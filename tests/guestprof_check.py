@@ -17,7 +17,8 @@ compare  scripts/guestprof-run.py compare on the test kernel (6.12,
          within PREFIX_Z binomial standard errors of the difference plus
          PREFIX_TCG points, with PREFIX_MIN_SAMPLES samples a side (the
          sample counts, the prefixes per depth and the worst prefix are
-         printed).  Who
+         printed; a round with fewer samples, on a loaded host, is
+         profiled once more).  Who
          walked: the host's steps all by the guest's tables (none by the
          vmlinux table built on the host, none by no table row), the
          guest's kunwind/stats over the round: table steps and 0 ORC
@@ -177,9 +178,19 @@ def compare_prefixes(guest, host):
 def check_compare(kernel):
     sfx = kernel.replace('.', '_')
     out = os.path.join(OBJ, 'guestprof', kernel, 'compare')
-    r = subprocess.run([os.path.join(TOP, 'scripts/guestprof-run.py'),
-                        'compare', '--seconds', '15', kernel, out],
-                       capture_output=True, text=True)
+    for attempt in (1, 2):
+        r = subprocess.run([os.path.join(TOP, 'scripts/guestprof-run.py'),
+                            'compare', '--seconds', '15', kernel, out],
+                           capture_output=True, text=True)
+        m = re.search(r'guest samples=(\d+) host samples=(\d+)', r.stdout)
+        if r.returncode or not m or attempt == 2 or \
+                min(int(m.group(1)), int(m.group(2))) >= PREFIX_MIN_SAMPLES:
+            break
+        # The sample rates fall with the host's load (both profilers'
+        # and the guest's clock run on its CPUs), not with kunwind.
+        note('%s: guest %s and host %s samples, fewer than %d: a loaded '
+             'host; once more' % (kernel, m.group(1), m.group(2),
+                                  PREFIX_MIN_SAMPLES))
     say(r.returncode == 0, 'guestprof_compare_%s_ran' % sfx,
         r.stderr[-3000:] + r.stdout[-2000:])
     if r.returncode:
