@@ -119,6 +119,9 @@ while :; do
 	if [ $PROF = 1 ]; then
 		echo stop >$P/control
 		sed "s/^/guestprof-run: round $n stats1: /" $K
+		awk '/fallback steps out of its text/ { print p ":" $0 } { p = $1 }' \
+			/sys/kernel/debug/kunwind/tables |
+			sed "s/^/guestprof-run: round $n tables: /"
 		sed "s/^/guestprof-run: round $n folded: /" $P/folded
 		echo reset >$P/control
 	fi
@@ -317,7 +320,12 @@ def compare(opt):
         sprefix = ['guestprof-run: round %d stats%d: ' % (n, k)
                    for k in (0, 1)]
 
+        tables = []		# per table: its fallback steps since boot
+        tprefix = 'guestprof-run: round %d tables: ' % n
+
         def stat_line(line):
+            if line.startswith(tprefix):
+                tables.append(line[len(tprefix):])
             for k in (0, 1):
                 if line.startswith(sprefix[k]):
                     kv = line[len(sprefix[k]):].rsplit(None, 1)
@@ -383,6 +391,10 @@ def compare(opt):
                   ' (%s)' % why if why else ''))
     else:
         print('guestprof-run: guest steps: no kunwind/stats on the console')
+    for t in tables:
+        if re.search(r'[1-9]', t.split(':', 1)[-1]):
+            print('guestprof-run: guest table %s (since boot)' % re.sub(
+                r'\s+', ' ', t))
     print('guestprof-run: folded %s html %s' % (
         os.path.join(out, 'host.folded'), os.path.join(out, 'host.html')))
 

@@ -245,9 +245,11 @@ def check_compare(kernel):
                    r'table_steps=(\d+) orc_fallback_steps=(\d+).*$',
                    r.stdout, re.M)
     note(gs.group(0) if gs else 'no guest steps line')
+    tables = re.findall(r'^guestprof-run: guest table .*$', r.stdout, re.M)
+    note('\n'.join(tables))
     say(gs is not None and int(gs.group(2)) > 0 and gs.group(3) == '0',
         'guestprof_compare_%s_guest_steps_by_tables_only' % sfx,
-        gs.group(0) if gs else r.stdout[-2000:])
+        '\n'.join([gs.group(0)] + tables) if gs else r.stdout[-2000:])
     m = re.search(r'ticks=(\d+) samples=(\d+) incomplete=(\d+)', r.stdout)
     ticks, samples, incomplete = (int(v) for v in m.groups()) if m else \
         (0, 0, 0)
