@@ -30,11 +30,20 @@ kunwind.ko's profiler at --guest-hz per CPU, from the host at --hz (both
 timer interrupt and its reprogramming, costs the guest 5-10 % of its time
 under TCG at 997 Hz and takes that share off everything else in the
 host's view).  OUTDIR gets guest.folded (the guest's folded
-file, printed on its console after the round), host.folded and
+file, printed on its console after the round), host.folded,
+host.folded.walks
+(a line per walk, its steps by who made them: kunwind-guestprof --walks)
+and
 host.html (the flame graph), guestprof.log, console.log.  Prints, last:
     guestprof-run: leaf NAME guest=P% host=Q% diff=D
         (the union of both top-5 leaf functions, shares of all samples)
     guestprof-run: guest samples=N host samples=N per-sample=Xus
+    guestprof-run: ticks=N samples=N incomplete=N ...
+    guestprof-run: host steps: N by the guest's tables; by a fallback: ...
+    guestprof-run: guest steps: walks=N table_steps=N orc_fallback_steps=N
+        orc_fallback_failed=N (orc_fallback_REASON=N ...)
+        (kunwind/stats in the guest before the round's start and after
+        its stop: every walk of kunwind's over the round)
     guestprof-run: folded OUTDIR/host.folded html OUTDIR/host.html
 
 bench: rounds of S guest seconds (default 5), for each of 10 Hz and 100
@@ -86,14 +95,17 @@ WORKLOAD = r'''#!/bin/sh
 # (the sample's work kthread runs all along), marked on the console.
 S=%(seconds)d PROF=%(prof)d HZ=%(guest_hz)d LOOP=%(loop)d
 P=/sys/kernel/debug/kunwind/profile
+K=/sys/kernel/debug/kunwind/stats
 L=/sys/module/kunwind_sample/parameters/work_loops
 cs() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 [ $PROF = 1 ] && { echo $HZ >$P/frequency || exit 1; }
 n=0
 while :; do
 	n=$((n + 1))
+	[ $PROF = 1 ] && s0=$(cat $K)
 	[ $PROF = 1 ] && { echo start >$P/control || exit 1; }
 	echo "guestprof-run: round $n start loops $(cat $L)"
+	[ $PROF = 1 ] && echo "$s0" | sed "s/^/guestprof-run: round $n stats0: /"
 	end=$(($(cs) + S * 100))
 	while [ "$(cs)" -lt $end ]; do
 		if [ $LOOP = 1 ]; then
@@ -106,6 +118,10 @@ while :; do
 	echo "guestprof-run: round $n stop loops $(cat $L)"
 	if [ $PROF = 1 ]; then
 		echo stop >$P/control
+		sed "s/^/guestprof-run: round $n stats1: /" $K
+		awk '/fallback steps out of its text/ { print p ":" $0 } { p = $1 }' \
+			/sys/kernel/debug/kunwind/tables |
+			sed "s/^/guestprof-run: round $n tables: /"
 		sed "s/^/guestprof-run: round $n folded: /" $P/folded
 		echo reset >$P/control
 	fi
@@ -217,10 +233,12 @@ class Guestprof:
         os.mkfifo(self.fifo)
         self.log = log or folded + '.log'
         self.stats = folded + '.stats'
+        self.walks = folded + '.walks'
         args = [os.path.join(TOP, 'scripts', 'kunwind-guestprof'),
                 guest.info['vmlinux'], '--gdbstub', guest.info['gdb'],
                 '--ram', guest.info['ram'], '-F', str(hz), '-o', folded,
-                '--control', self.fifo, '--stats', self.stats, '-r', '1']
+                '--control', self.fifo, '--stats', self.stats, '--walks',
+                self.walks, '-r', '1']
         if html:
             args += ['--html', html]
         self.proc = subprocess.Popen(args, stdout=open(self.log, 'w'),
@@ -262,7 +280,8 @@ class Guestprof:
                 rc, open(self.log).read()[-3000:]))
         st = open(self.stats).read().split('\n')
         costs = [int(v) for v in st[1].split()[1:]] if len(st) > 1 else []
-        return st[0], costs
+        steps = st[2] if len(st) > 2 else 'kunwind-guestprof: no steps line'
+        return st[0], costs, steps
 
 
 def leaves(path):
@@ -286,15 +305,37 @@ def compare(opt):
         gp = Guestprof(guest, opt.hz, os.path.join(out, 'host.folded'),
                        os.path.join(out, 'host.html'),
                        os.path.join(out, 'guestprof.log'))
-        # The next round that starts after kunwind-guestprof is ready.
-        _, _, m = guest.console.wait(round_line(None, 'start'), 120,
-                                     gp.proc)
+        # The next round that starts after kunwind-guestprof is ready:
+        # the console's lines until now are old (a slow start, gdb
+        # reading a large vmlinux on a loaded host, would otherwise take
+        # a round already under way, and profile its end only).
+        guest.console.lines()
+        _, _, m = guest.console.wait(round_line(None, 'start'),
+                                     120 + 4 * opt.seconds, gp.proc)
         n = int(m.group(1))
         gp.send('enable')
         say('round %d: profiling %d s from the host at %d Hz' % (
             n, opt.seconds, opt.hz))
-        guest.console.wait(round_line(n, 'stop'), 60 + 4 * opt.seconds,
-                           gp.proc)
+        stats = ({}, {})
+        sprefix = ['guestprof-run: round %d stats%d: ' % (n, k)
+                   for k in (0, 1)]
+
+        tables = []		# per table: its fallback steps since boot
+        tprefix = 'guestprof-run: round %d tables: ' % n
+
+        def stat_line(line):
+            if line.startswith(tprefix):
+                tables.append(line[len(tprefix):])
+            for k in (0, 1):
+                if line.startswith(sprefix[k]):
+                    kv = line[len(sprefix[k]):].rsplit(None, 1)
+                    if len(kv) == 2 and kv[1].isdigit():
+                        stats[k][kv[0]] = int(kv[1])
+
+        def stop_line(line):
+            stat_line(line)		# kunwind/stats at the round's start
+            return round_line(n, 'stop')(line)
+        guest.console.wait(stop_line, 60 + 4 * opt.seconds, gp.proc)
         gp.send('disable')
         folded = []
         prefix = 'guestprof-run: round %d folded: ' % n
@@ -306,12 +347,13 @@ def compare(opt):
                     folded.append(line[len(prefix):])
                 elif round_line(n, 'end')(line):
                     done = True
+                stat_line(line)
             if done:
                 break
             time.sleep(0.05)
         else:
             die('no end of round %d on the console' % n)
-        summary, costs = gp.finish()
+        summary, costs, steps = gp.finish()
     finally:
         guest.stop()
     with open(os.path.join(out, 'guest.folded'), 'w') as f:
@@ -332,6 +374,27 @@ def compare(opt):
     print('guestprof-run: guest samples=%d host samples=%d per-sample=%.0fus'
           % (gn, hn, statistics.mean(costs) if costs else 0))
     print('guestprof-run: %s' % summary.replace('kunwind-guestprof: ', ''))
+    print('guestprof-run: host %s' % steps.replace('kunwind-guestprof: ', ''))
+    # The guest's walks over the round (kunwind/stats before its start
+    # and after its stop: the profiler's and any other walk of kunwind's).
+    if stats[0] and stats[1]:
+        d = {k: stats[1][k] - stats[0].get(k, 0) for k in stats[1]}
+        why = ' '.join('%s=%d' % (k, v) for k, v in sorted(d.items())
+                       if k.startswith('orc_fallback_') and
+                       k != 'orc_fallback_steps' and
+                       k != 'orc_fallback_failed')
+        print('guestprof-run: guest steps: walks=%d table_steps=%d '
+              'orc_fallback_steps=%d orc_fallback_failed=%d%s' % (
+                  d.get('walks', 0), d.get('table_steps', 0),
+                  d.get('orc_fallback_steps', 0),
+                  d.get('orc_fallback_failed', 0),
+                  ' (%s)' % why if why else ''))
+    else:
+        print('guestprof-run: guest steps: no kunwind/stats on the console')
+    for t in tables:
+        if re.search(r'[1-9]', t.split(':', 1)[-1]):
+            print('guestprof-run: guest table %s (since boot)' % re.sub(
+                r'\s+', ' ', t))
     print('guestprof-run: folded %s html %s' % (
         os.path.join(out, 'host.folded'), os.path.join(out, 'host.html')))
 
@@ -370,7 +433,7 @@ def bench(opt):
                                              60, gp.proc)
                 n += 1
                 start = (time.monotonic(), int(m.group(3)))
-            _, c = gp.finish()
+            _, c, _ = gp.finish()
             costs += c
             stopped[hz] = 100.0 * sum(c) / 1e6 / span[hz]
             loss[hz] = [100.0 * (1 - tps[i][1] / statistics.mean(

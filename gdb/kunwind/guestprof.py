@@ -48,6 +48,13 @@ class Sampler:
         self.stacks = collections.Counter()	# folded stack -> samples
         self.samples = self.incomplete = 0
         self.rebuilt = 0
+        # Who walked: steps by the tables kunwind.ko registered in the
+        # guest, by a table the host built (the guest registered none
+        # for vmlinux), and by nothing the tables hold (the host walker
+        # has no fallback: such a step is a walker bug, counted apart).
+        self.steps = collections.Counter()
+        self.stops = collections.Counter()	# walk's end -> walks
+        self.walks = None	# [line], when --walks asks for them
 
     def registry(self):
         """The tables, read again when kunwind.ko published others."""
@@ -97,7 +104,23 @@ class Sampler:
                                        max_frames=PROF_DEPTH + 1)
         trunc = len(frames) > PROF_DEPTH
         return ('kernel', tuple((f.ip, f.exact) for f in frames[:PROF_DEPTH]),
-                why, complete and not trunc, trunc)
+                why, complete and not trunc, trunc,
+                tuple(f.lookup_addr() for f in frames))
+
+    def who_walked(self, lookups):
+        """{'guest': n, 'host': n, 'none': n}: the steps of a walk whose
+        frames' rows are at lookups, by whose table made each (the row
+        describing frame i made the step to frame i + 1)."""
+        reg, out = self.reg, collections.Counter()
+        for addr in lookups[:-1]:
+            rule = reg.walker.find_rule(addr)
+            if rule is None:
+                out['none'] += 1
+            else:
+                t = reg.walker.tables[rule[5]] if 0 <= rule[5] < len(
+                    reg.walker.tables) else None
+                out['guest' if t and t[1] is not None else 'host'] += 1
+        return out
 
     def sample(self):
         """Stop, walk every vCPU, resume; then name what was walked.
@@ -112,15 +135,38 @@ class Sampler:
                     out.append(self.walk_cpu(cpu))
                 except gdb.MemoryError:	# no current task, no stack
                     out.append(('kernel', (), STACK_READ_FAILED, False,
-                                False))
+                                False, ()))
         finally:
             self.src.stub.cont()
         stopped = time.perf_counter() - t0
-        for s in out:
+        for cpu, s in enumerate(out):
             self.samples += 1
             self.incomplete += s[0] == 'kernel' and not s[3]
             self.stacks[self.fold(s)] += 1
+            if s[0] == 'kernel':
+                self.account(cpu, s)
         return stopped
+
+    def account(self, cpu, s):
+        """Count a kernel walk's steps by who made them, and its end."""
+        st = self.who_walked(s[5])
+        self.steps.update(st)
+        self.stops[s[2]] += 1
+        if self.walks is not None:
+            self.walks.append('%d %d %d %d %d %d %s' % (
+                self.samples, cpu, len(s[5]), st['guest'], st['host'],
+                st['none'], s[2].replace(' ', '_')))
+
+    def steps_line(self):
+        """The walks' steps by who made them, and how the walks ended."""
+        return ('steps: %d by the guest\'s tables; by a fallback: %d by '
+                'the vmlinux table built on the host (the guest registered '
+                'none), %d by no table row (the host walker has no ORC: '
+                'a walker bug); walks ended: %s' % (
+                    self.steps['guest'], self.steps['host'],
+                    self.steps['none'], ', '.join(
+                        '%s %d' % kv for kv in sorted(self.stops.items()))
+                    or 'none'))
 
     def name(self, ip, exact):
         """"func [module]" or "func", as %ps prints the frame."""
@@ -145,7 +191,7 @@ class Sampler:
             # prof_put_comm(): the kernel's isgraph() (Latin-1), not ';'
             return ''.join(chr(b) if (0x21 <= b <= 0x7e or b >= 0xa1) and
                            b != 0x3b else '_' for b in s[1]) + ' (user)'
-        _, frames, why, complete, trunc = s
+        _, frames, why, complete, trunc, _ = s
         root = '[truncated];' if trunc else '' if complete else \
             '[stopped: %s];' % why
         names = [self.name(ip, ex) for ip, ex in reversed(frames)]
@@ -208,6 +254,7 @@ def _parser():
     p.add_argument('--html')
     p.add_argument('--control')
     p.add_argument('--stats')
+    p.add_argument('--walks')
     p.add_argument('-r', '--realtime', type=int, default=0)
     return p
 
@@ -300,6 +347,8 @@ def profile(opt):
         ctl = Control(opt.control) if opt.control else None
         src = guest.connect(opt.gdbstub, opt.ram, opt.below_4g)
         sampler = Sampler(src)
+        if opt.walks:
+            sampler.walks = []
         sampler.registry()
         sampler.warm()
         for note in sampler.reg.notes:
@@ -346,10 +395,18 @@ def profile(opt):
                 statistics.mean(us), statistics.median(us), max(us),
                 sampler.rebuilt, walks, hits))
     print(line)
+    steps = 'kunwind-guestprof: ' + sampler.steps_line()
+    print(steps)
     if opt.stats:
         with open(opt.stats, 'w') as f:
             f.write(line + '\n')
             f.write('costs_us %s\n' % ' '.join('%.0f' % u for u in us))
+            f.write(steps + '\n')
+    if opt.walks:
+        with open(opt.walks, 'w') as f:
+            f.write('# sample cpu frames steps_by_guest_tables '
+                    'steps_by_host_table steps_by_no_table end\n')
+            f.write(''.join(w + '\n' for w in sampler.walks))
     if opt.html:
         _flamegraph(opt.output, opt.html)
     print('kunwind-guestprof: folded %s%s' % (
@@ -361,7 +418,8 @@ class KunwindGuestprof(gdb.Command):
 
 Usage: kunwind-guestprof --gdbstub SOCKET [--ram FILE] [-F HZ] [-d SECONDS]
                          [-o FOLDED] [--html HTML] [--control FIFO]
-                         [--below-4g BYTES] [--stats FILE] [-r PRIO]
+                         [--below-4g BYTES] [--stats FILE] [--walks FILE]
+                         [-r PRIO]
 
 The guest is QEMU with its gdbstub on SOCKET (a unix socket path, or
 HOST:PORT) and its RAM in FILE, shared:
@@ -388,7 +446,13 @@ lines give the counts and the cost: per-sample is the time the guest
 was stopped per sample (stop, registers, walks, resume).  -r PRIO (perf
 record's -r): sample with SCHED_FIFO priority PRIO, so that the guest's
 busy vCPU threads do not keep the sampler waiting while the guest is
-stopped (on a 2-core host, milliseconds a few times a second)."""
+stopped (on a 2-core host, milliseconds a few times a second).
+
+Who walked: the last lines count the kernel walks' steps by the tables
+kunwind.ko registered in the guest, by the vmlinux table built on the
+host (a guest without one) and by no table row (none: the walker has no
+fallback), and how the walks ended; --walks FILE writes the same per
+walk."""
 
     def __init__(self):
         super().__init__('kunwind-guestprof', gdb.COMMAND_DATA)
