@@ -4,11 +4,13 @@
  *
  *   cfi.c     .eh_frame and .debug_frame -> rows
  *   hints.c   the assembly hints override the rows they cover
- *   orc.c     the object's ORC fills what neither says
+ *   orc.c     the retpoline thunks' entries, where neither says
+ *             anything; then the object's ORC fills what none says
  *   table.c   rows -> table
  *
  * The order matters: a hint wins over the CFI row it cuts, and ORC only
- * fills gaps, so it runs last.  kunwind-gen, kunwind-gen embed,
+ * fills gaps, so it runs last (a thunk's entry wins over ORC's entry,
+ * which says undefined, or before 6.3 end of stack, there).  kunwind-gen, kunwind-gen embed,
  * kunwind-stack and the benchmarks all build their tables here.
  */
 #include <stdlib.h>
@@ -26,6 +28,8 @@ void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,
 	if (!(flags & KGEN_ONLY_ORC))
 		cfi_parse_file(e, frame, &rows, cs);
 	if ((!(flags & KGEN_ONLY_ORC) && hints_apply(e, &rows, cs)) ||
+	    (!(flags & (KGEN_NO_ORC | KGEN_ONLY_ORC)) &&
+	     thunks_apply(e, &rows, cs)) ||
 	    (!(flags & KGEN_NO_ORC) && orc_apply(e, &rows, cs)))
 		fprintf(stderr, "kunwind-gen: %s: out of memory\n", kelf_path(e));
 	else if (!(t = table_build(e, &rows, len, ts, seg_shndx)))

@@ -83,6 +83,7 @@ struct cfi_stats {
 	size_t hints;			/* assembly hints applied (hints.c) */
 	size_t orc_entries;		/* ORC entries read (orc.c) */
 	size_t orc_rows;		/* rows added from them */
+	size_t thunk_rows;		/* retpoline thunks' entries (orc.c) */
 	size_t sections;		/* frame sections read */
 };
 
@@ -119,6 +120,12 @@ int hints_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
  * into st->orc_entries and st->orc_rows.
  */
 int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
+/*
+ * orc.c: a call frame's row at each retpoline thunk's entry that no row
+ * covers (after hints_apply(), before orc_apply(): it wins over ORC's
+ * entry there).  -1 only when out of memory.  Counts into st->thunk_rows.
+ */
+int thunks_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
 
 /* table.c: rows -> table */
 struct table_stats {

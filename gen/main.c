@@ -149,8 +149,8 @@ static int stats(struct built *b)
 	       b->cs.cies, b->cs.fdes, b->cs.fdes_skipped, b->cs.fdes_bad);
 	printf("cfi_rows %zu\nunsupported_rows %zu\n", b->cs.rows, b->cs.unsupported);
 	printf("hints %zu\n", b->cs.hints);
-	printf("orc_entries %zu\norc_rows %zu\n", b->cs.orc_entries,
-	       b->cs.orc_rows);
+	printf("orc_entries %zu\norc_rows %zu\nthunk_rows %zu\n",
+	       b->cs.orc_entries, b->cs.orc_rows, b->cs.thunk_rows);
 	printf("table_rows %zu\nmerged %zu\ngaps %zu\noverlaps %zu\n",
 	       b->ts.rows, b->ts.merged, b->ts.gaps, b->ts.overlaps);
 	printf("segments %zu\nrules %zu\n", b->ts.segs, b->ts.rules);

@@ -363,3 +363,71 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	}
 	return 0;
 }
+
+/*
+ * The retpoline thunks' entries.  __x86_indirect_thunk_<reg> (and the
+ * call-depth-tracking, jump and ITS variants) are reached by a call, or by a
+ * jump in a tail call, from C code, so at their first instruction the
+ * state is the ABI's at any function entry: CFA = rsp + 8, the return
+ * address at rsp.  objtool marks the thunks UNWIND_HINT_UNDEFINED (6.3
+ * on) or UNWIND_HINT_EMPTY (before: an end of stack!), as the speculation
+ * trap inside them is not walkable, so ORC, and a table filled from it,
+ * stops at the entry, or before 6.3 even calls the one-frame walk
+ * complete; a sampling profiler lands there often (under QEMU TCG,
+ * interrupts come at translation-block starts, and a call target starts
+ * one).  One row of one byte, at the entry only: past it the thunk's own
+ * call changes the stack and nothing describes it.  Only where no CFI
+ * row or hint covers the entry; it runs before orc_apply(), so ORC's
+ * entry does not fill it.  Not in the DWARF or ORC oracles' views
+ * (KGEN_NO_ORC, KGEN_ONLY_ORC).
+ */
+static const char *const thunk_prefixes[] = {
+	"__x86_indirect_thunk_",
+	"__x86_indirect_call_thunk_",
+	"__x86_indirect_jump_thunk_",
+	"__x86_indirect_its_thunk_",
+};
+
+static bool thunk_name(const char *name)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(thunk_prefixes) / sizeof(*thunk_prefixes); i++) {
+		n = strlen(thunk_prefixes[i]);
+		/* the entries, not __x86_indirect_thunk_array */
+		if (!strncmp(name, thunk_prefixes[i], n) && name[n] &&
+		    strcmp(name + n, "array"))
+			return true;
+	}
+	return false;
+}
+
+int thunks_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
+{
+	const struct kunwind_rule call = {
+		.type = KUNWIND_TYPE_CALL, .reg = KUNWIND_REG_SP, .cfa_off = 8,
+	};
+	size_t i, nr_syms = kelf_nr_syms(e), cur, added = 0;
+	const struct ksec *sec;
+	struct kelf_sym s;
+	uint64_t off;
+
+	cfi_rows_sort(rows);
+	for (i = 0; i < nr_syms; i++) {
+		if (!kelf_sym(e, i, &s) || !s.name || !thunk_name(s.name))
+			continue;
+		sec = kelf_sec(e, s.shndx);
+		if (!sec || !orc_section_ok(sec))
+			continue;
+		off = s.value - (kelf_type(e) == ET_REL ? 0 : sec->addr);
+		if (off >= sec->size)
+			continue;
+		cur = 0;
+		if (fill(rows, rows->nr, &cur, s.shndx, off, off + 1, &call,
+			 &added))
+			return -1;
+	}
+	if (st)
+		st->thunk_rows += added;
+	return 0;
+}

@@ -308,6 +308,8 @@ static struct kunit_case asm_test_cases[] = {
 
 static struct kunit_suite asm_test_suite = {
 	.name = "kunwind_asm",
+	.init = kt_steps_init,
+	.exit = kt_steps_exit,
 	.test_cases = asm_test_cases,
 };
 

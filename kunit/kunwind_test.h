@@ -62,7 +62,9 @@ long kt_traced_3(kt_early_fn fn, void *arg);
 #ifndef KT_HELPER
 
 #include <kunit/test.h>
+#include <linux/module.h>
 #include "unwind/kunwind.h"
+#include "unwind/linux/kunwind_api.h"
 
 /*
  * The kernel's side of unwind/test/scenarios.h's contract: the scenarios
@@ -96,6 +98,8 @@ struct kt_trace {
 	unsigned long ip[KT_MAX_FRAMES];
 	unsigned long sp[KT_MAX_FRAMES];	/* kunwind only */
 	unsigned int flags[KT_MAX_FRAMES];	/* KUNWIND_FRAME_*; ORC: 0 */
+	u8 fallback[KT_MAX_FRAMES];		/* KUNWIND_FRAME_ORC: its reason */
+	struct kunwind_steps steps;		/* kt_save_here(): the walk's */
 	unsigned int n;
 	int stop;				/* kunwind: enum kunwind_stop */
 	bool orc_error;				/* ORC: unwind_error() at the end */
@@ -155,18 +159,71 @@ struct hrtimer;
 struct pt_regs *kt_irq_regs_in(struct hrtimer *t, const char *fn, int *tries,
 			       int *ret);
 
+/* ---- oracle.c ---- */
+
+/*
+ * What the tables say of an address, found without kunwind's registry:
+ * vmlinux's from the table file, a module's from its own .kunwind
+ * section (see oracle.c).
+ */
+enum kt_cover {
+	KT_COVER_ROW,		/* a row kunwind follows */
+	KT_COVER_NOT_FOLLOWED,	/* a row of rule UNDEFINED or UNSUPPORTED */
+	KT_COVER_GAP,		/* a table covers the text, its row is NONE */
+	KT_COVER_NO_TABLE,	/* no table describes that text */
+	KT_COVER_UNKNOWN,	/* the oracle could not read what it needs */
+	KT_COVER_NR
+};
+
+struct kt_cover_info {
+	char table[MODULE_NAME_LEN];	/* "vmlinux" or the module's name */
+	const char *seg;		/* the segment's section name, or NULL */
+	struct kunwind_rule rule;	/* the row's rule, if a segment holds it */
+	const char *why;		/* NO_TABLE, UNKNOWN: why */
+};
+
+enum kt_cover kt_cover(unsigned long addr, struct kt_cover_info *ci);
+const char *kt_cover_str(enum kt_cover c);
+/* Frees the vmlinux table read by the first kt_cover(). */
+void kt_cover_release(void);
+
 /*
  * How many compared frames were checked, how many came from the ORC
- * fallback and why: no row for the caller's address (or a gap row), a
- * row kunwind does not follow (undefined, unsupported), or a row whose step failed
- * at run time (its CFA left the stack: CFI wrong for the running code).
+ * fallback, and for each of those the walk's reason (reason[]) and what
+ * the oracle says of the address its step was from (cover[]; a tracer's
+ * trampoline undone by ORC: orc_tracer).  A fallback step whose reason
+ * the oracle does not confirm, where it finds a row kunwind follows, or
+ * where it cannot tell, fails the comparison.
  */
 struct kt_compare_stats {
 	unsigned long frames, orc_frames, differences;
-	unsigned long orc_no_row, orc_not_followed, orc_step_failed;
+	unsigned long table_steps;	/* compared frames stepped to by tables */
+	unsigned long reason[KUNWIND_FALLBACK_NR];	/* the walk's reasons */
+	unsigned long cover[KT_COVER_NR];
 	unsigned long orc_tracer;
 };
 extern struct kt_compare_stats kt_stats;
+
+/*
+ * The .init and .exit of the suites that compare with ORC: each case
+ * prints the steps it compared, by tables and by the ORC fallback, and
+ * the fallback's by reason.
+ */
+int kt_steps_init(struct kunit *test);
+void kt_steps_exit(struct kunit *test);
+
+/*
+ * A kunwind_save*() of n entries (store; the first the exact ip of a
+ * register frame if first_exact, else a return address) and the walk's
+ * steps: checked against the oracle as far as the entries tell, printed.
+ * Each fallback reason may count at most the entries whose step the
+ * oracle gives that reason (the walk's steps over frames it did not
+ * store, in kunwind's own text, are by its table: none), and the steps
+ * must reach the last entry.
+ */
+void kt_expect_save_steps(struct kunit *test, const char *what,
+			  const unsigned long *store, unsigned int n,
+			  bool first_exact, const struct kunwind_steps *steps);
 
 /* ---- asm_frames.S (asm_test.c) ---- */
 

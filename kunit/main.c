@@ -53,6 +53,7 @@ static int __init kunwind_test_init(void)
 
 static void __exit kunwind_test_exit(void)
 {
+	kt_cover_release();
 }
 
 module_init(kunwind_test_init);

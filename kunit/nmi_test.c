@@ -699,6 +699,8 @@ static struct kunit_suite nmi_test_suite = {
 	.name = "kunwind_nmi",
 	.suite_init = nmi_suite_init,
 	.suite_exit = nmi_suite_exit,
+	.init = kt_steps_init,
+	.exit = kt_steps_exit,
 	.test_cases = nmi_test_cases,
 };
 

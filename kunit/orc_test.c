@@ -224,16 +224,17 @@ static void orc_walk_from_module_function_equals_orc(struct kunit *test)
 	 * interpret ("unsupported"): proven here, not assumed.
 	 */
 	for (i = 0; i + 1 < p->kun.n; i++) {
-		struct kunwind_rule r;
+		struct kt_cover_info ci;
 		bool in_this = within_module(p->kun.ip[i], THIS_MODULE);
 
 		if (!in_this || !(p->kun.flags[i + 1] & KUNWIND_FRAME_ORC))
 			continue;
 		orc_steps++;
+		/* The table's row, read from this module's own section. */
 		KUNIT_EXPECT_TRUE_MSG(test,
 				      c->shape == DRAP &&
-				      kunwind_find_rule(p->kun.ip[i] - 1, &r) &&
-				      r.type == KUNWIND_TYPE_UNSUPPORTED,
+				      kt_cover(p->kun.ip[i] - 1, &ci) == KT_COVER_NOT_FOLLOWED &&
+				      ci.rule.type == KUNWIND_TYPE_UNSUPPORTED,
 				      "%pS: the step to its caller came from ORC, its row is not unsupported",
 				      (void *)p->kun.ip[i]);
 	}
@@ -245,13 +246,30 @@ static void orc_walk_from_module_function_equals_orc(struct kunit *test)
 /* ---- the save API against stack_trace_save() ---- */
 
 typedef unsigned int (*save_fn)(unsigned long *store, unsigned int size,
-				unsigned int skip);
+				unsigned int skip, struct kunwind_steps *steps);
+
+/*
+ * stack_trace_save() as a save_fn: its first address is the return
+ * address into this wrapper, skipped, so that the trace starts, as
+ * kunwind_save()'s does, with the return address into save_through().
+ * The empty asm after the call keeps it a call (no sibling call).
+ */
+static noinline unsigned int orc_save(unsigned long *store, unsigned int size,
+				      unsigned int skip,
+				      struct kunwind_steps *steps)
+{
+	unsigned int n = stack_trace_save(store, size, skip + 1);
+
+	asm volatile("");
+	return n;
+}
 
 /* One call instruction for both: even the first entries must agree. */
 static noinline unsigned int save_through(save_fn fn, unsigned long *store,
-					  unsigned int size, unsigned int skip)
+					  unsigned int size, unsigned int skip,
+					  struct kunwind_steps *steps)
 {
-	unsigned int n = fn(store, size, skip);
+	unsigned int n = fn(store, size, skip, steps);
 
 	barrier();
 	return n;
@@ -260,6 +278,7 @@ static noinline unsigned int save_through(save_fn fn, unsigned long *store,
 struct save_ctx {
 	unsigned long store[2][KT_MAX_FRAMES];
 	unsigned int n[2], skip;
+	struct kunwind_steps steps;	/* kunwind_save()'s */
 };
 
 /*
@@ -268,7 +287,7 @@ struct save_ctx {
  */
 static noinline void save_at_depth(struct save_ctx *s, int depth, int which)
 {
-	static const save_fn fns[2] = { kunwind_save, stack_trace_save };
+	static const save_fn fns[2] = { kunwind_save, orc_save };
 
 	if (depth > 0) {
 		save_at_depth(s, depth - 1, which);
@@ -276,7 +295,7 @@ static noinline void save_at_depth(struct save_ctx *s, int depth, int which)
 		return;
 	}
 	s->n[which] = save_through(fns[which], s->store[which], KT_MAX_FRAMES,
-				   s->skip);
+				   s->skip, &s->steps);
 }
 
 static void expect_same_array(struct kunit *test, const char *what,
@@ -315,6 +334,8 @@ static void orc_save_equals_stack_trace_save(struct kunit *test)
 			}
 			expect_same_array(test, "kunwind_save", s->store[0], s->n[0],
 					  s->store[1], s->n[1]);
+			kt_expect_save_steps(test, "kunwind_save", s->store[0],
+					     s->n[0], false, &s->steps);
 		}
 	}
 	/* skip 0: the first entry is the return address into save_through(). */
@@ -342,6 +363,7 @@ struct irq_probe {
 	struct kt_trace kun_regs, orc_regs, kun_irq, orc_irq;
 	unsigned long saved[KT_MAX_FRAMES];
 	unsigned int nsaved;
+	struct kunwind_steps steps;
 	unsigned long regs_ip;
 	int tries, done;		/* done: 1 walked, -1 gave up */
 	bool saw_module_ip;
@@ -369,7 +391,7 @@ static enum hrtimer_restart irq_probe_fn(struct hrtimer *t)
 	p->regs_ip = regs->ip;
 	kt_kunwind_regs(&p->kun_regs, regs);
 	kt_orc_regs(&p->orc_regs, regs);
-	p->nsaved = kunwind_save_regs(regs, p->saved, KT_MAX_FRAMES, 0, NULL);
+	p->nsaved = kunwind_save_regs(regs, p->saved, KT_MAX_FRAMES, 0, &p->steps);
 	kt_both_here(&p->kun_irq, &p->orc_irq);
 	WRITE_ONCE(p->done, 1);
 	return HRTIMER_NORESTART;
@@ -418,6 +440,8 @@ static void orc_walk_from_hardirq_regs_equals_orc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->nsaved, p->kun_regs.n);
 	for (i = 0; i < min(p->nsaved, p->kun_regs.n); i++)
 		KUNIT_EXPECT_EQ(test, p->saved[i], p->kun_regs.ip[i]);
+	kt_expect_save_steps(test, "kunwind_save_regs", p->saved, p->nsaved,
+			     true, &p->steps);
 
 	/* From the callback on the IRQ stack, through the entry code. */
 	kt_expect_same_trace(test, "in the hrtimer callback", &p->kun_irq,
@@ -511,6 +535,7 @@ static bool wait_asleep(struct task_struct *t)
 static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 {
 	unsigned long *saved, *saved_orc;
+	struct kunwind_steps steps;
 	struct kt_trace *kun, *orc;
 	struct sleeper *s;
 	struct task_struct *t;
@@ -536,7 +561,7 @@ static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 	}
 	kt_kunwind_task(kun, t);
 	kt_orc_task(orc, t);
-	n = kunwind_save_tsk(t, saved, KT_MAX_FRAMES, 0, NULL);
+	n = kunwind_save_tsk(t, saved, KT_MAX_FRAMES, 0, &steps);
 	no = stack_trace_save_tsk(t, saved_orc, KT_MAX_FRAMES, 0);
 	kthread_stop(t);
 	put_task_struct(t);
@@ -553,6 +578,12 @@ static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 	 * scheduler's own frames (in_sched_functions()).
 	 */
 	expect_same_array(test, "kunwind_save_tsk", saved, n, saved_orc, no);
+	/*
+	 * Its walk steps over the scheduler's frames too, which it does not
+	 * store: the oracle is asked about every frame of kunwind_walk()'s.
+	 */
+	kt_expect_save_steps(test, "kunwind_save_tsk", kun->ip, kun->n, false,
+			     &steps);
 	KUNIT_EXPECT_LT(test, n, kun->n);
 }
 
@@ -596,11 +627,16 @@ static void orc_walk_refuses_running_task(struct kunit *test)
 
 static void orc_comparison_summary(struct kunit *test)
 {
-	kunit_info(test, "compared %lu frames, %lu traces differed; %lu frames by the ORC fallback: %lu without a row, %lu after a row kunwind does not follow, %lu after a row whose step failed\n",
+	const unsigned long *c = kt_stats.cover;
+
+	kunit_info(test, "compared %lu frames, %lu traces differed; %lu frames by the ORC fallback, by what the tables (read without the registry) say of the address stepped from: no table %lu, no row %lu, a row kunwind does not follow %lu, a row kunwind follows %lu, unknown %lu; %lu of them a tracer's trampoline undone by ORC\n",
 		   kt_stats.frames, kt_stats.differences, kt_stats.orc_frames,
-		   kt_stats.orc_no_row, kt_stats.orc_not_followed,
-		   kt_stats.orc_step_failed);
+		   c[KT_COVER_NO_TABLE], c[KT_COVER_GAP],
+		   c[KT_COVER_NOT_FOLLOWED], c[KT_COVER_ROW],
+		   c[KT_COVER_UNKNOWN], kt_stats.orc_tracer);
 	KUNIT_EXPECT_GT(test, kt_stats.frames, 100ul);
+	/* Each one failed its own case already; here for the record. */
+	KUNIT_EXPECT_EQ(test, c[KT_COVER_ROW] + c[KT_COVER_UNKNOWN], 0ul);
 }
 
 static struct kunit_case orc_test_cases[] = {
@@ -617,6 +653,8 @@ static struct kunit_case orc_test_cases[] = {
 
 static struct kunit_suite orc_test_suite = {
 	.name = "kunwind_orc",
+	.init = kt_steps_init,
+	.exit = kt_steps_exit,
 	.test_cases = orc_test_cases,
 };
 

@@ -102,6 +102,10 @@ static void registry_builtin_kernel_frames_use_the_orc_fallback(struct kunit *te
 		KUNIT_EXPECT_TRUE_MSG(test, t->flags[i + 1] & KUNWIND_FRAME_ORC,
 				      "the step out of %pS (frame %u) was not the ORC fallback's",
 				      (void *)t->ip[i], i);
+		KUNIT_EXPECT_EQ_MSG(test, t->fallback[i + 1], KUNWIND_FALLBACK_NO_TABLE,
+				    "the step out of %pS (frame %u): %s, not no table",
+				    (void *)t->ip[i], i,
+				    kunwind_fallback_str(t->fallback[i + 1]));
 	}
 	/* kunit_try_run_case(), kunit_generic_run_threadfn_adapter(), kthread() */
 	if (in_vmlinux < 3)
@@ -946,6 +950,8 @@ static struct kunit_case registry_test_cases[] = {
 
 static struct kunit_suite registry_test_suite = {
 	.name = "kunwind_registry",
+	.init = kt_steps_init,
+	.exit = kt_steps_exit,
 	.test_cases = registry_test_cases,
 };
 

@@ -17,9 +17,11 @@
  *     a runtime-patched site where the CFI no longer fits the code and
  *     the step leaves the stack) is a step of the ORC fallback, flagged
  *     KUNWIND_FRAME_ORC: it must still equal ORC's frame exactly, like
- *     every other frame.  Its reason is established from the table (no
- *     row; a row kunwind does not follow; a row whose step failed), logged
- *     with the function, and counted.
+ *     every other frame.  Whether the step was allowed to fall back is
+ *     decided from the tables read without the registry the walk used
+ *     (oracle.c): no table, no row, a row kunwind does not follow are
+ *     allowed, logged with the function and counted; a row kunwind
+ *     follows fails (orc_reason()).
  *
  * Anything else that differs fails the test and prints both traces.
  */
@@ -43,6 +45,7 @@ bool kt_trace_add(void *cookie, const struct kunwind_frame *f)
 		return false;
 	t->ip[t->n] = f->ip;
 	t->sp[t->n] = f->sp;
+	t->fallback[t->n] = f->flags & KUNWIND_FRAME_ORC ? f->fallback : 0;
 	t->flags[t->n++] = f->flags;
 	return true;
 }
@@ -61,6 +64,7 @@ static void drop_first(struct kt_trace *t)
 		t->ip[i - 1] = t->ip[i];
 		t->sp[i - 1] = t->sp[i];
 		t->flags[i - 1] = t->flags[i];
+		t->fallback[i - 1] = t->fallback[i];
 	}
 	if (t->n)
 		t->n--;
@@ -168,7 +172,7 @@ noinline void kt_both_here(struct kt_trace *kun, struct kt_trace *orc)
 noinline void kt_save_here(struct kt_trace *t)
 {
 	kt_trace_reset(t);
-	t->n = kunwind_save(t->ip, KT_MAX_FRAMES, 0, NULL);
+	t->n = kunwind_save(t->ip, KT_MAX_FRAMES, 0, &t->steps);
 	drop_first(t);
 	barrier();	/* no tail call: this frame must exist */
 }
@@ -242,44 +246,101 @@ static bool same_function(unsigned long a, unsigned long b)
 }
 
 /*
- * Why frame i came from the ORC fallback: what the table says of i - 1.
- * Allowed: no row (entry assembly, code without CFI), a row kunwind does
- * not follow (undefined, unsupported), and a tracer's trampoline whose
- * undoing was left to ORC (kunwind.unavailable=); those are counted and
- * listed.  A row that exists
- * and whose step failed is not: that frame would be ORC compared with
- * ORC, proving nothing about the table.  Returns false for it.
+ * The fallback reason the tables give a step out of addr, as the oracle
+ * found them: no table, a gap or an undefined row (no row: the walk
+ * tries no rule there), an unsupported row (a CFA expression kunwind
+ * does not interpret: its step fails).  KUNWIND_FALLBACK_NR for a row
+ * kunwind follows: no fallback step is due there.
+ */
+static unsigned int cover_reason(enum kt_cover c, const struct kt_cover_info *ci)
+{
+	switch (c) {
+	case KT_COVER_NO_TABLE:
+		return KUNWIND_FALLBACK_NO_TABLE;
+	case KT_COVER_GAP:
+		return KUNWIND_FALLBACK_NO_ROW;
+	case KT_COVER_NOT_FOLLOWED:
+		return ci->rule.type == KUNWIND_TYPE_UNSUPPORTED ?
+		       KUNWIND_FALLBACK_STEP_FAILED : KUNWIND_FALLBACK_NO_ROW;
+	default:
+		return KUNWIND_FALLBACK_NR;
+	}
+}
+
+/*
+ * Frame i came from the ORC fallback, for the reason the walk gave
+ * (struct kunwind_frame.fallback): is it the truth?  The oracle
+ * (oracle.c) finds the table of the address that step was from (frame
+ * i - 1's; a return address minus one) without the registry the walk
+ * looked it up in, and must give the same reason (cover_reason()): no
+ * table describes that text (BPF, ftrace's trampolines, a module without
+ * the opt-in, vmlinux without its table), its table has no row there (a
+ * gap: entry assembly, code without CFI; or an undefined row), its row
+ * is unsupported (a DRAP prologue's CFA expression).  A tracer's
+ * trampoline whose undoing was left to ORC (kunwind.unavailable=) must
+ * be flagged so.  Anything else fails: a row kunwind follows (a fallback
+ * there is ORC compared with ORC, proving nothing about the table), a
+ * reason the tables do not give, an oracle that cannot tell.  Counted
+ * and logged either way; returns false for a failure.
  */
 static bool orc_reason(struct kunit *test, const char *what,
 		       const struct kt_trace *kun, unsigned int i)
 {
 	unsigned long addr = kun->ip[i - 1];
-	struct kunwind_rule r;
-	const char *why;
+	unsigned int why = kun->fallback[i], due;
+	struct kt_cover_info ci;
+	const char *detail;
+	enum kt_cover c;
 
 	if (!(kun->flags[i - 1] & KUNWIND_FRAME_REGS))
 		addr--;
+	c = kt_cover(addr, &ci);
 	kt_stats.orc_frames++;
-	/* A gap between FDEs is a row of rule NONE (format.h). */
-	if (!kunwind_find_rule(addr, &r) || r.type == KUNWIND_TYPE_NONE) {
-		kt_stats.orc_no_row++;
-		why = "no table row";
-	} else if (kun->flags[i] & KUNWIND_FRAME_RECOVERED) {
-		kt_stats.orc_tracer++;
-		why = "a tracer's trampoline, undone by ORC";
-	} else if (r.type == KUNWIND_TYPE_UNDEFINED ||
-		   r.type == KUNWIND_TYPE_UNSUPPORTED) {
-		kt_stats.orc_not_followed++;
-		why = r.type == KUNWIND_TYPE_UNSUPPORTED ? "its row is unsupported" :
-							    "its row is undefined";
-	} else {
-		kt_stats.orc_step_failed++;
-		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback after %pS, whose table row's step failed",
-			   what, i, (void *)kun->ip[i - 1]);
+	kt_stats.reason[min(why, (unsigned int)KUNWIND_FALLBACK_NR - 1)]++;
+	if (c == KT_COVER_UNKNOWN) {
+		kt_stats.cover[c]++;
+		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback (%s) after %pS: the oracle cannot tell which table describes it: %s: %s",
+			   what, i, kunwind_fallback_str(why),
+			   (void *)kun->ip[i - 1], ci.table, ci.why);
 		return false;
 	}
-	kunit_info(test, "%s: frame %u by the ORC fallback after %pS: %s\n",
-		   what, i, (void *)kun->ip[i - 1], why);
+	if (why == KUNWIND_FALLBACK_TRACER) {
+		kt_stats.orc_tracer++;
+		if (!(kun->flags[i] & KUNWIND_FRAME_RECOVERED)) {
+			KUNIT_FAIL(test, "%s: frame %u by the ORC fallback (%s) after %pS, but no trampoline was undone",
+				   what, i, kunwind_fallback_str(why),
+				   (void *)kun->ip[i - 1]);
+			return false;
+		}
+		kunit_info(test, "%s: frame %u by the ORC fallback after %pS: %s, the trampoline undone by ORC (%s: %s)\n",
+			   what, i, (void *)kun->ip[i - 1],
+			   kunwind_fallback_str(why), ci.table, kt_cover_str(c));
+		return true;
+	}
+	kt_stats.cover[c]++;
+	due = cover_reason(c, &ci);
+	if (c == KT_COVER_ROW) {
+		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback (%s) after %pS, where %s's table (%s) has a row kunwind follows (type %u, reg %u, cfa %d)",
+			   what, i, kunwind_fallback_str(why),
+			   (void *)kun->ip[i - 1], ci.table, ci.seg,
+			   ci.rule.type, ci.rule.reg, ci.rule.cfa_off);
+		return false;
+	}
+	if (c == KT_COVER_NOT_FOLLOWED)
+		detail = ci.rule.type == KUNWIND_TYPE_UNSUPPORTED ? "unsupported" :
+								    "undefined";
+	else
+		detail = c == KT_COVER_NO_TABLE ? ci.why : ci.seg;
+	if (why != due) {
+		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback after %pS: the walk says %s, the tables say %s (%s: %s)",
+			   what, i, (void *)kun->ip[i - 1],
+			   kunwind_fallback_str(why), kt_cover_str(c), ci.table,
+			   detail);
+		return false;
+	}
+	kunit_info(test, "%s: frame %u by the ORC fallback after %pS: %s (%s: %s)\n",
+		   what, i, (void *)kun->ip[i - 1], kunwind_fallback_str(why),
+		   ci.table, detail);
 	return true;
 }
 
@@ -298,6 +359,8 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 			     same_function(kun->ip[i], orc->ip[i]));
 
 		kt_stats.frames++;
+		if (i && !(kun->flags[i] & KUNWIND_FRAME_ORC))
+			kt_stats.table_steps++;
 		if (i && (kun->flags[i] & KUNWIND_FRAME_ORC) &&
 		    !orc_reason(test, what, kun, i))
 			bad++;
@@ -331,4 +394,76 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 		kt_print_trace(test, "ORC", orc);
 	}
 	return n;
+}
+
+/* kt_stats when the current case began (cases run one at a time). */
+static struct kt_compare_stats kt_case_start;
+
+int kt_steps_init(struct kunit *test)
+{
+	kt_case_start = kt_stats;
+	return 0;
+}
+
+void kt_steps_exit(struct kunit *test)
+{
+	const struct kt_compare_stats *a = &kt_case_start, *b = &kt_stats;
+
+#define KT_D(f)	(b->f - a->f)
+	if (!KT_D(frames))
+		return;
+	kunit_info(test, "steps compared: %lu by tables, %lu by the ORC fallback (no table %lu, no row %lu, row step failed %lu, tracer helper missing %lu); the tables, read without the registry, say: no table %lu, no row %lu, a row kunwind does not follow %lu, a row kunwind follows %lu, unknown %lu\n",
+		   KT_D(table_steps), KT_D(orc_frames),
+		   KT_D(reason[KUNWIND_FALLBACK_NO_TABLE]),
+		   KT_D(reason[KUNWIND_FALLBACK_NO_ROW]),
+		   KT_D(reason[KUNWIND_FALLBACK_STEP_FAILED]),
+		   KT_D(reason[KUNWIND_FALLBACK_TRACER]),
+		   KT_D(cover[KT_COVER_NO_TABLE]), KT_D(cover[KT_COVER_GAP]),
+		   KT_D(cover[KT_COVER_NOT_FOLLOWED]), KT_D(cover[KT_COVER_ROW]),
+		   KT_D(cover[KT_COVER_UNKNOWN]));
+#undef KT_D
+}
+
+void kt_expect_save_steps(struct kunit *test, const char *what,
+			  const unsigned long *store, unsigned int n,
+			  bool first_exact, const struct kunwind_steps *steps)
+{
+	unsigned int due[KUNWIND_FALLBACK_NR + 1] = { 0 }, i, r, all;
+	struct kt_cover_info ci;
+	enum kt_cover c;
+
+	/*
+	 * Built in, kunwind's own code has no table (no vmlinux table): the
+	 * steps out of its frames, before the first entry, are the
+	 * fallback's, as many as the walk has of them.
+	 */
+	c = kt_cover((unsigned long)kunwind_save, &ci);
+	if (c == KT_COVER_NO_TABLE)
+		due[KUNWIND_FALLBACK_NO_TABLE] = KT_MAX_FRAMES;
+	for (i = 0; i + 1 < n; i++) {
+		c = kt_cover(store[i] - !(i == 0 && first_exact), &ci);
+		if (c == KT_COVER_UNKNOWN) {
+			KUNIT_FAIL(test, "%s: entry %u (%pS): the oracle cannot tell which table describes it: %s: %s",
+				   what, i, (void *)store[i], ci.table, ci.why);
+			return;
+		}
+		due[cover_reason(c, &ci)]++;
+	}
+	all = steps->tables + kunwind_steps_fallback(steps);
+	kunit_info(test, "%s: %u entries; steps: %u by tables, %u by the ORC fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u); the tables allow no table %u, no row %u, row step failed %u\n",
+		   what, n, steps->tables, kunwind_steps_fallback(steps),
+		   steps->fallback[KUNWIND_FALLBACK_NO_TABLE],
+		   steps->fallback[KUNWIND_FALLBACK_NO_ROW],
+		   steps->fallback[KUNWIND_FALLBACK_STEP_FAILED],
+		   steps->fallback[KUNWIND_FALLBACK_TRACER],
+		   due[KUNWIND_FALLBACK_NO_TABLE], due[KUNWIND_FALLBACK_NO_ROW],
+		   due[KUNWIND_FALLBACK_STEP_FAILED]);
+	KUNIT_EXPECT_GE_MSG(test, all + 1, n,
+			    "%s: %u entries, but the walk took %u steps", what,
+			    n, all);
+	for (r = 0; r < KUNWIND_FALLBACK_NR; r++)
+		KUNIT_EXPECT_LE_MSG(test, steps->fallback[r], due[r],
+				    "%s: %u steps by the ORC fallback for %s, where the tables give that reason to %u of the entries",
+				    what, steps->fallback[r],
+				    kunwind_fallback_str(r), due[r]);
 }

@@ -155,12 +155,31 @@ static noinline long here_fn(void *arg)
 /*
  * kunwind_save() (runs of frames through kunwind_walk_trace(), which asks
  * a tracer's records once per step) saves the frames kunwind_walk()
- * reported: all but the first, which is in here_fn() at another call.
+ * reported: all but the first, which is in here_fn() at another call;
+ * and its steps by the fallback are those kunwind_walk() took (whose
+ * reasons kt_expect_same_trace() checked), reason for reason.
  */
 static void expect_save_equal(struct kunit *test, const char *what,
 			      const struct tracer_point *p)
 {
-	unsigned int i;
+	unsigned int want[KUNWIND_FALLBACK_NR] = { 0 }, i;
+
+	for (i = 1; i < p->kun.n; i++)
+		if ((p->kun.flags[i] & KUNWIND_FRAME_ORC) &&
+		    p->kun.fallback[i] < KUNWIND_FALLBACK_NR)
+			want[p->kun.fallback[i]]++;
+	kunit_info(test, "%s: kunwind_save() steps: %u by tables, %u by the ORC fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u)\n",
+		   what, p->save.steps.tables,
+		   kunwind_steps_fallback(&p->save.steps),
+		   p->save.steps.fallback[KUNWIND_FALLBACK_NO_TABLE],
+		   p->save.steps.fallback[KUNWIND_FALLBACK_NO_ROW],
+		   p->save.steps.fallback[KUNWIND_FALLBACK_STEP_FAILED],
+		   p->save.steps.fallback[KUNWIND_FALLBACK_TRACER]);
+	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
+		KUNIT_EXPECT_EQ_MSG(test, p->save.steps.fallback[i], want[i],
+				    "%s: kunwind_save() took %u steps by the ORC fallback for %s, kunwind_walk() %u",
+				    what, p->save.steps.fallback[i],
+				    kunwind_fallback_str(i), want[i]);
 
 	KUNIT_EXPECT_EQ_MSG(test, p->save.n, p->kun.n,
 			    "%s: kunwind_save() saved %u frames, kunwind_walk() %u",
@@ -385,6 +404,8 @@ static struct kunit_case tracer_test_cases[] = {
 
 static struct kunit_suite tracer_test_suite = {
 	.name = "kunwind_tracer",
+	.init = kt_steps_init,
+	.exit = kt_steps_exit,
 	.test_cases = tracer_test_cases,
 };
 

@@ -32,9 +32,18 @@ The expected cases come from the sources, at run time: every
 "struct kunit_suite" of KUNIT_SRC/*.c (its .name and .test_cases), and the
 KUNIT_CASE* entries of that array (comments removed; #if, #ifdef, #ifndef,
 #elif and #else evaluated against CONFIG where they test CONFIG_
-options, kept otherwise).  Each must have a result: a case, or for a
-KUNIT_CASE_PARAM* case at least one of its parameters.  A skipped case
-has a result (it is reported as SKIP above).
+options, kept otherwise).  Each must have a result.  A KUNIT_CASE_PARAM*
+case must have one for every parameter it declares: its generator is
+the <name>_gen_params of a KUNIT_ARRAY_PARAM(<name>, ARRAY, ...) or
+KUNIT_ARRAY_PARAM_DESC(<name>, ARRAY, ...) of the same file, and its
+parameters are ARRAY's elements, counted in the source (the file and the
+headers it includes with "...", found beside it or in KUNIT_SRC/..,
+preprocessed as above); "suite.case.<param>" results are counted against
+that number, which must be equal.  A generator not defined so, or an
+array not found, fails the check (the count is unknown), as does a
+parameterised case with a case-level result but no parameter results,
+unless it is a SKIP.  A skipped case has a result (it is reported as
+SKIP above).
 
 With kunwind built in (scripts/kunit-run.sh --kernel builtin: CONFIG
 has CONFIG_KUNWIND=y), KUNIT_REPORT_LEFT_OUT="suite.case ..." names the
@@ -246,18 +255,119 @@ def preprocess(text, conf):
     return "\n".join(out)
 
 
+def skip_literal(text, i):
+    """The index after the C string or char literal at text[i]."""
+    j = i + 1
+    while j < len(text) and text[j] != text[i]:
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
+def initializer_count(body):
+    """How many initializers body (an array's, between its braces)
+    holds: its commas outside (), [], {} and literals, a trailing comma
+    not counted."""
+    depth = n = 0
+    item = False
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c in "\"'":
+            i = skip_literal(body, i)
+            item = True
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            n += item
+            item = False
+            i += 1
+            continue
+        if not c.isspace():
+            item = True
+        i += 1
+    return n + item
+
+
+def with_includes(path, root, conf, seen=None):
+    """[(path, preprocessed text)] of path and of the files it includes
+    with "..." (beside it, else under root), recursively, once each."""
+    seen = set() if seen is None else seen
+    if path in seen:
+        return []
+    seen.add(path)
+    with open(path, errors="replace") as f:
+        text = preprocess(f.read(), conf)
+    out = [(path, text)]
+    for m in re.finditer(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
+        for d in (os.path.dirname(path), root):
+            inc = os.path.join(d, m.group(1))
+            if os.path.isfile(inc):
+                out += with_includes(inc, root, conf, seen)
+                break
+    return out
+
+
+def array_length(texts, name):
+    """The number of elements of the C array name defined in texts, or
+    (None, why)."""
+    for path, text in texts:
+        m = re.search(r"\b%s\s*\[\s*([^\]]*?)\s*\]\s*(?:__\w+\s*)*=\s*\{"
+                      % re.escape(name), text)
+        if not m:
+            continue
+        if m.group(1):
+            if re.fullmatch(r"\d+", m.group(1)):
+                return int(m.group(1)), None
+            return None, "%s[%s]: a size not a number" % (name, m.group(1))
+        depth, i = 0, m.end() - 1
+        while i < len(text):
+            c = text[i]
+            if c in "\"'":
+                i = skip_literal(text, i)
+                continue
+            depth += {"{": 1, "}": -1}.get(c, 0)
+            if depth == 0:
+                return initializer_count(text[m.end():i]), None
+            i += 1
+        return None, "%s: no end of its initializer in %s" % (name, path)
+    return None, "no array %s in %s" % (name, " ".join(
+        os.path.basename(p) for p, _ in texts))
+
+
+def param_count(texts, gen):
+    """(number of parameters, why unknown) of the generator gen: the
+    array of its KUNIT_ARRAY_PARAM or KUNIT_ARRAY_PARAM_DESC."""
+    for _, text in texts:
+        for m in re.finditer(r"\bKUNIT_ARRAY_PARAM(?:_DESC)?\s*\(\s*(\w+)\s*,"
+                             r"\s*(\w+)", text):
+            if m.group(1) + "_gen_params" == gen:
+                n, why = array_length(texts, m.group(2))
+                return n, why and "%s: %s" % (gen, why)
+    return None, ("%s: not the generator of a KUNIT_ARRAY_PARAM or "
+                  "KUNIT_ARRAY_PARAM_DESC, cannot count its parameters" % gen)
+
+
 def expected_cases(srcdir, conf):
-    """[(suite, case, param, file)] of every suite in srcdir/*.c."""
+    """[(suite, case, param, file)] of every suite in srcdir/*.c; param
+    is None for a plain case, else (generator, number of parameters or
+    None, why it is None)."""
     arrays, suites = {}, []
+    root = os.path.dirname(os.path.abspath(srcdir))
     for path in sorted(glob.glob(os.path.join(srcdir, "*.c"))):
-        with open(path, errors="replace") as f:
-            text = preprocess(f.read(), conf)
+        texts = with_includes(path, root, conf)
+        text = texts[0][1]
         for m in re.finditer(r"struct\s+kunit_case\s+(\w+)\s*\[\s*\]\s*=\s*"
                              r"\{(.*?)\}\s*;", text, re.S):
-            arrays[m.group(1)] = [
-                (c.group(2), c.group(1).startswith("KUNIT_CASE_PARAM"))
-                for c in re.finditer(r"\b(KUNIT_CASE\w*)\s*\(\s*(\w+)",
-                                     m.group(2))]
+            arrays[m.group(1)] = []
+            for c in re.finditer(r"\b(KUNIT_CASE\w*)\s*\(\s*(\w+)"
+                                 r"(?:\s*,\s*(\w+))?", m.group(2)):
+                param = None
+                if c.group(1).startswith("KUNIT_CASE_PARAM"):
+                    param = (c.group(3),) + param_count(texts, c.group(3))
+                arrays[m.group(1)].append((c.group(2), param))
         for m in re.finditer(r"struct\s+kunit_suite\s+(\w+)\s*=\s*"
                              r"\{(.*?)\}\s*;", text, re.S):
             name = re.search(r"\.name\s*=\s*\"([^\"]+)\"", m.group(2))
@@ -293,18 +403,35 @@ def left_out_problems(srcdir, conf, want, names, left_out):
     return why
 
 
-def missing_cases(want, names):
+def missing_cases(want, results):
+    """What of want has no result in results ([(name, KUnit status)]):
+    a case, or a parameter of a parameterised case (counted)."""
+    status = dict(results)
     missing = []
     for suite, case, param, fname in want:
         if case is None:
             missing.append("%s (%s): no case array found" % (suite, fname))
             continue
         full = suite + "." + case
-        if full in names or (param and any(n.startswith(full + ".")
-                                           for n in names)):
+        if not param:
+            if full not in status:
+                missing.append("%s (%s)" % (full, fname))
             continue
-        missing.append("%s%s (%s)" % (full, " (parameterised)" if param
-                                      else "", fname))
+        gen, n, why = param
+        got = [r for r, _ in results if r.startswith(full + ".") and
+               not r.endswith(".(missing)")]
+        if not got and status.get(full) == "SKIP":
+            continue		# the whole case skipped, with its reason
+        if not got and full not in status:
+            missing.append("%s (parameterised) (%s)" % (full, fname))
+        elif n is None:
+            missing.append("%s (%s): %s" % (full, fname, why))
+        elif len(got) != n:
+            missing.append("%s (%s): %d of %d parameters of %s have a "
+                           "result%s" % (full, fname, len(got), n, gen,
+                                         ": " + ", ".join(
+                                             r[len(full) + 1:] for r in got)
+                                         if got else ""))
     return missing
 
 
@@ -333,7 +460,7 @@ def main():
 
     parts = module_parts(lines)
     mods = list(parts)
-    names, order, parse_err = set(), {}, []
+    names, order, parse_err, named = set(), {}, [], []
     for module, part in parts.items():
         if not any(re.search(r"\bK?TAP version", l) for l in part):
             continue
@@ -345,6 +472,7 @@ def main():
         ktap = ktap_lines(part)
         for name, status in results_of(data):
             names.add(name)
+            named.append((name, status))
             r = ktap.get(name)
             order[name] = (mods.index(module), r[4] if r else len(part))
             if status == "PASS":
@@ -364,9 +492,10 @@ def main():
     want = expected_cases(srcdir, conf)
     if suites:
         want = [w for w in want if w[0] in suites]
-    missing = missing_cases(want, names)
+    missing = missing_cases(want, named)
     report(not missing and bool(want), "expected_cases_ran",
-           (["%d cases of %s/*.c have no result:" % (len(missing), srcdir)]
+           (["%d cases of %s/*.c lack results (of the case or of a parameter):"
+             % (len(missing), srcdir)]
             + missing) if missing else
            ["no struct kunit_suite in %s/*.c" % srcdir])
     left_out = os.environ.get("KUNIT_REPORT_LEFT_OUT")
@@ -425,8 +554,10 @@ def main():
             for l in diag:
                 print("#   " + l)
     print("# kunit: %d results from KTAP (%d skipped), %d expected cases "
-          "from %s, %d checks failed" % (len(names), skipped, len(want),
-                                         srcdir, failed))
+          "from %s (%d parameters of %d parameterised ones), %d checks "
+          "failed" % (len(names), skipped, len(want), srcdir,
+                      sum(w[2][1] or 0 for w in want if w[2]),
+                      sum(1 for w in want if w[2]), failed))
     if left_out is not None:
         print("# kunit: left out of this build (built in): %s"
               % (" ".join(left_out) or "none"))

@@ -113,7 +113,10 @@ kunitpy=$ksrc/tools/testing/kunit/kunit.py
 
 # The suites' modules: mods has kunit/*.ko, kunwind_ko is kunwind.ko (none
 # built in), kunit_src the sources the report reads, built what --build
-# prints.
+# prints; vmlinux_table and vmlinux_map what the suites' oracle reads
+# (none built in: no vmlinux table).
+vmlinux_table='' vmlinux_map=''
+
 modules_builtin() {
 	# Built with the kernel, from the view's copy of this tree.
 	built=$kdir/lib/kunwind/kunit
@@ -165,6 +168,16 @@ modules_test() {
 	mods=$out/src/kunit
 	kunit_src=$out/src/kunit
 	kunwind_ko=$out/src/kunwind.ko
+	# The suites' oracle (kunit/oracle.c) reads vmlinux's table from this
+	# file, not through kunwind.ko's registry, and places it by the
+	# link-time addresses of two exported functions.
+	vmlinux_table=$out/src/unwind/linux/vmlinux.kunwind
+	[ -s "$vmlinux_table" ] || die "no vmlinux table $vmlinux_table"
+	vmlinux_map=$out/vmlinux.map
+	grep -E '^[0-9a-f]{16} [Tt] (sprint_symbol|msleep)$' "$kdir/System.map" \
+		>"$vmlinux_map" || true
+	[ "$(wc -l <"$vmlinux_map")" = 2 ] ||
+		die "sprint_symbol and msleep not found once each in $kdir/System.map"
 }
 
 case "$kernel" in
@@ -236,6 +249,8 @@ fi
 	"$mods/kunwind_test.ko" \
 	"$mods/kunwind_test_helper.ko:/lib/kunwind/kunwind_test_helper.ko" \
 	"$out/bad/kunwind_test_badtable.ko:/lib/kunwind/kunwind_test_badtable.ko" \
+	${vmlinux_table:+"$vmlinux_table:/lib/kunwind/vmlinux.kunwind"} \
+	${vmlinux_map:+"$vmlinux_map:/lib/kunwind/vmlinux.map"} \
 	>&2 || die "mkinitramfs failed"
 
 console=$out/console.log

@@ -499,7 +499,8 @@ def report(name, res):
         print('#   ' + m)
     if res.n_mismatch > len(res.mismatches):
         print('#   ... %d more' % (res.n_mismatch - len(res.mismatches)))
-    print('%s readelf %s' % ('not ok' if res.n_mismatch else 'ok', name))
+    print('%s readelf_rows_match %s'
+          % ('not ok' if res.n_mismatch else 'ok', name))
     return res.n_mismatch == 0
 
 
@@ -525,7 +526,7 @@ def main():
         frames = read_frames(args.file)
     except CmpError as e:
         print('# %s: %s' % (name, e))
-        print('not ok readelf %s' % name)
+        print('not ok readelf_rows_match %s' % name)
         return 1
     names = {s.name for s in secs.values()}
     if args.frame:
@@ -542,7 +543,7 @@ def main():
             todo.append(sec)
         if not todo:
             print('# %s: no FDE in .eh_frame or .debug_frame' % name)
-            print('not ok readelf %s' % name)
+            print('not ok readelf_rows_match %s' % name)
             return 1
     ok = True
     for sec in todo:
@@ -557,7 +558,7 @@ def main():
                                   args.max_report, args.verbose)
         except CmpError as e:
             print('# %s: %s' % (what, e))
-            print('not ok readelf %s' % what)
+            print('not ok readelf_rows_match %s' % what)
             ok = False
             continue
         ok = report(what, res) and ok
