@@ -85,9 +85,18 @@ __kunwind_walk bool kunwind_oops_guard_enter(void)
 {
 	struct oops_owner *o = this_cpu_ptr(&oops_owner);
 
+	/*
+	 * Refused once, the owner is forgotten: it never returns to its
+	 * trace, and a task whose struct and start time are the same (an
+	 * exec takes the leader's start time: de_thread()) must not be
+	 * refused for ever.  A death nested in this refused one's own
+	 * handling finds the guard that a panic's trace took again.
+	 */
 	if (READ_ONCE(o->task) == current &&
-	    READ_ONCE(o->start) == current->start_time)
+	    READ_ONCE(o->start) == current->start_time) {
+		WRITE_ONCE(o->task, NULL);
 		return false;
+	}
 	WRITE_ONCE(o->task, NULL);
 	barrier();
 	WRITE_ONCE(o->start, current->start_time);

@@ -445,9 +445,12 @@ static bool prof_orc(struct pt_regs *regs, unsigned long *ip, unsigned int *n)
 
 	*n = 0;
 	ip[(*n)++] = regs->ip;
+	/* A tracer's trampoline there: ORC from regs, which undoes it. */
 	if (prof_in_thunk(regs->ip, &entry) && entry &&
 	    !get_kernel_nofault(addr, (unsigned long *)regs->sp) &&
-	    kunwind_text_address(addr)) {
+	    kunwind_text_address(addr) &&
+	    addr != kunwind_sym.return_to_handler &&
+	    addr != kunwind_sym.rethook_trampoline) {
 		ip[(*n)++] = addr;
 		caller = *regs;
 		caller.ip = addr - 1;
