@@ -439,14 +439,22 @@ static unsigned int prof_why(const struct prof_entry *e, unsigned int i)
 static bool prof_orc(struct pt_regs *regs, unsigned long *ip, unsigned int *n)
 {
 	struct unwind_state state;
+	struct kunwind_rule rule;
 	struct pt_regs caller;
 	unsigned long addr;
 	bool entry;
 
 	*n = 0;
 	ip[(*n)++] = regs->ip;
-	/* A tracer's trampoline there: ORC from regs, which undoes it. */
+	/*
+	 * Only where kunwind's table has the thunk's row (without the
+	 * vmlinux table kunwind takes ORC's step there, and ORC is its own
+	 * oracle); a tracer's trampoline there: ORC from regs, which undoes
+	 * it.
+	 */
 	if (prof_in_thunk(regs->ip, &entry) && entry &&
+	    kunwind_find_rule(regs->ip, &rule) &&
+	    rule.type == KUNWIND_TYPE_CALL &&
 	    !get_kernel_nofault(addr, (unsigned long *)regs->sp) &&
 	    kunwind_text_address(addr) &&
 	    addr != kunwind_sym.return_to_handler &&
@@ -605,7 +613,13 @@ static void prof_handler(struct perf_event *event,
 	if (prof_in_thunk(regs->ip, &thunk_entry)) {
 		pc->thunk++;
 		pc->thunk_entry += thunk_entry;
-		pc->thunk_stopped += stop != KUNWIND_STOP_END && !s->trunc;
+		/*
+		 * Stopped there, or "complete" at the thunk alone: before
+		 * 6.3 ORC's entry for it is an end of stack, which a walk
+		 * without the vmlinux table's thunk rows takes from ORC.
+		 */
+		pc->thunk_stopped += (stop != KUNWIND_STOP_END ||
+				      k->depth == 1) && !s->trunc;
 	}
 	if (!prof_add(t, s->ip, k, 1))
 		t->dropped++;
