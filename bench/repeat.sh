@@ -28,7 +28,10 @@ case "$n" in ''|*[!0-9]*) echo "usage: $0 [N]" >&2; exit 2 ;; esac
 
 for i in $(seq 1 "$n"); do
 	echo "=== bench/repeat.sh: run $i of $n ($(date -u '+%H:%M UTC'))"
-	if ! make -C "$top" --no-print-directory bench O="$O" \
+	# O from the environment, not the command line: a command-line
+	# variable goes on in MAKEFLAGS to every make below, the kernel's
+	# too, where O is its output directory.
+	if ! O=$O make -C "$top" --no-print-directory bench \
 			>"$O/bench/repeat-$i.log" 2>&1; then
 		tail -n 20 "$O/bench/repeat-$i.log" | sed 's/^/#   /'
 		echo "bench/repeat.sh: error: run $i of make bench failed ($O/bench/repeat-$i.log)" >&2
