@@ -47,7 +47,8 @@ import sys
 
 n = int(sys.argv[1])
 logs = sys.argv[2:2 + n]
-fig = re.compile(r'([A-Za-z0-9_./-]+)=([-+0-9.]+)\b')
+# a number, whole: "10Hz=-20.32..5.66" (a range) is no figure
+fig = re.compile(r'([A-Za-z0-9_./-]+)=([-+]?[0-9]+(?:\.[0-9]+)?)(?![0-9.])')
 order, vals = [], {}
 for log in logs:
     seen = set()
