@@ -408,18 +408,27 @@ for pid in sys.argv[4:]:
 FORK_JOBS = 6
 
 
-def kernel_offset(dump):
-    """VMCOREINFO's KERNELOFFSET (the KASLR slide) from the dump's notes:
-    not the helpers' own measure."""
-    with open(dump, 'rb') as f:
+def core_phdrs(path):
+    """An ELF core's program headers: (p_type, p_offset, p_vaddr, p_filesz)."""
+    with open(path, 'rb') as f:
         eh = f.read(64)
         phoff, = struct.unpack_from('<Q', eh, 32)
         phentsize, phnum = struct.unpack_from('<HH', eh, 54)
         f.seek(phoff)
         ph = f.read(phentsize * phnum)
-        for i in range(phnum):
-            typ, _, off, _, _, filesz = struct.unpack_from('<IIQQQQ', ph,
-                                                            i * phentsize)
+    out = []
+    for i in range(phnum):
+        typ, _, off, va, _, filesz = struct.unpack_from('<IIQQQQ', ph,
+                                                        i * phentsize)
+        out.append((typ, off, va, filesz))
+    return out
+
+
+def kernel_offset(dump):
+    """VMCOREINFO's KERNELOFFSET (the KASLR slide) from the dump's notes:
+    not the helpers' own measure."""
+    with open(dump, 'rb') as f:
+        for typ, off, _, filesz in core_phdrs(dump):
             if typ == 4:			# PT_NOTE
                 f.seek(off)
                 m = re.search(rb'KERNELOFFSET=([0-9a-f]+)', f.read(filesz))
@@ -532,15 +541,7 @@ kunwind-bt -a
 
 def core_offset(path, vaddr):
     """File offset of virtual address vaddr in an ELF core."""
-    with open(path, 'rb') as f:
-        eh = f.read(64)
-        phoff, = struct.unpack_from('<Q', eh, 32)
-        phentsize, phnum = struct.unpack_from('<HH', eh, 54)
-        f.seek(phoff)
-        ph = f.read(phentsize * phnum)
-    for i in range(phnum):
-        typ, _, off, va, _, filesz = struct.unpack_from('<IIQQQQ', ph,
-                                                        i * phentsize)
+    for typ, off, va, filesz in core_phdrs(path):
         if typ == 1 and va <= vaddr < va + filesz:
             return off + vaddr - va
     raise SystemExit('not ok gdb_bad_input: %#x not in the dump' % vaddr)
