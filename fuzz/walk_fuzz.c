@@ -415,6 +415,11 @@ static void *synth_table(struct fuzz_in *in, bool wide, unsigned int split,
 			r->reg = reg & 15;
 		else if (r->type == KUNWIND_TYPE_CALL && reg % 3 == 2)
 			r->reg = KUNWIND_REG_SP_INDIRECT;
+		else if (r->type == KUNWIND_TYPE_CALL && reg % 5 == 4) {
+			/* a realigned stack: rbp at rbp, bp_off 0 */
+			r->reg = KUNWIND_REG_BP_INDIRECT;
+			r->bp_off = 0;
+		}
 		else
 			r->reg = reg & 1 ? KUNWIND_REG_BP : KUNWIND_REG_SP;
 	}
@@ -558,11 +563,18 @@ static bool model_rule(const struct walk_ctx *c, const struct kunwind_state *s,
 	base = r && r->reg == KUNWIND_REG_BP ? s->bp : s->sp;
 	switch (type) {
 	case KUNWIND_TYPE_CALL:
-		/* A stack switch: the previous sp is saved at [rsp]. */
-		if (r->reg == KUNWIND_REG_SP_INDIRECT &&
-		    !ctx_read(c, s->sp, &base))
-			return false;
-		m->sp = base + r->cfa_off;
+		if (r->reg == KUNWIND_REG_BP_INDIRECT) {
+			/* Realigned: the CFA at rbp + cfa_off, rbp at rbp. */
+			if (!ctx_read(c, s->bp + r->cfa_off, &m->sp) ||
+			    !ctx_read(c, s->bp, &m->bp))
+				return false;
+		} else {
+			/* A stack switch: the previous sp is at [rsp]. */
+			if (r->reg == KUNWIND_REG_SP_INDIRECT &&
+			    !ctx_read(c, s->sp, &base))
+				return false;
+			m->sp = base + r->cfa_off;
+		}
 		if (!ctx_read(c, m->sp - 8, &m->ip))
 			return false;
 		model_ret_call(m, m->sp - 8);

@@ -223,6 +223,7 @@ enum kt_corrupt_what {
 	KT_C_NEAR_4G,
 	KT_C_TYPE,
 	KT_C_REG,
+	KT_C_DRAP_BP_OFF,
 	KT_C_RULE0,
 	KT_C_INDEX,
 	KT_C_UNSORTED,
@@ -253,6 +254,9 @@ static const struct kt_corruption kt_corruptions[] = {
 	{ "refuses_segment_near_4g", KUNWIND_BAD_LAYOUT, KT_C_NEAR_4G },
 	{ "refuses_unknown_rule_type", KUNWIND_BAD_RULE, KT_C_TYPE },
 	{ "refuses_bad_cfa_register", KUNWIND_BAD_RULE, KT_C_REG },
+	/* rbp at rbp itself: a BP_INDIRECT rule's bp_off must be 0. */
+	{ "refuses_realigned_rule_with_bp_offset", KUNWIND_BAD_RULE,
+	  KT_C_DRAP_BP_OFF },
 	{ "refuses_rule_0_not_none", KUNWIND_BAD_RULE, KT_C_RULE0 },
 	{ "refuses_rule_index_past_dictionary", KUNWIND_BAD_RULE, KT_C_INDEX },
 	{ "refuses_unsorted_rows", KUNWIND_BAD_ORDER, KT_C_UNSORTED },
@@ -304,6 +308,12 @@ static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
 		break;
 	case KT_C_REG:
 		rules[1].reg = 3;
+		break;
+	case KT_C_DRAP_BP_OFF:
+		rules[1].type = KUNWIND_TYPE_CALL;
+		rules[1].reg = KUNWIND_REG_BP_INDIRECT;
+		rules[1].cfa_off = -8;
+		rules[1].bp_off = -16;
 		break;
 	case KT_C_RULE0:
 		rules[0].type = KUNWIND_TYPE_CALL;

@@ -31,6 +31,7 @@
  *   0x1a00 CFA rsp+64 (right after 0x19ff)
  *   0x1b00 stack switch: CFA *(rsp)+16, rbp at c-16
  *   0x1c00 undefined                0x1d00 PLT (threshold 11)
+ *   0x1e00 realigned (DRAP): CFA *(rbp-8), rbp at rbp
  * Its text, as text_ok() sees it, is [0x1000, 0x2000): the functions and
  * a tracer's trampoline at 0x1f80.
  */
@@ -48,6 +49,7 @@ static const struct kt_row kt_program_rows[] = {
 	{ 0xb00, 0xc00, { 16, -16, KUNWIND_TYPE_CALL, KUNWIND_REG_SP_INDIRECT } },
 	{ 0xc00, 0xd00, { 0, 0, KUNWIND_TYPE_UNDEFINED, 0 } },
 	{ 0xd00, 0xe00, { 8, 0, KUNWIND_TYPE_PLT, 11 } },
+	{ 0xe00, 0xf00, { -8, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_BP_INDIRECT } },
 };
 
 /* A walk and the frames it reported (state ip and sp after each step). */
@@ -584,6 +586,30 @@ static void kt_walk_stack_switch_reads_saved_sp(KT_TEST *test)
 }
 
 /*
+ * A realigned stack (DRAP): the CFA is the word at rbp - 8, the caller's
+ * rbp the word at rbp, and the return address below the CFA; nothing is
+ * at a fixed offset from rsp, which the realignment moved.
+ */
+static void kt_walk_realigned_stack_reads_cfa_at_rbp(KT_TEST *test)
+{
+	struct kt_fake *f = kt_fake_new(test);
+
+	if (!f)
+		return;
+	kt_put(f, KT_STACK + 0x18, KT_STACK + 0x48);	/* CFA at rbp - 8 */
+	kt_put(f, KT_STACK + 0x20, 0x7777);		/* caller's rbp at rbp */
+	kt_put(f, KT_STACK + 0x28, 0x1e00);		/* a copy of the RA */
+	kt_put(f, KT_STACK + 0x40, 0x1310);		/* RA at CFA - 8 */
+	kt_walk(f, 0x1e10, KT_STACK, KT_STACK + 0x20, 0);
+	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2))
+		return;
+	KT_EXPECT_EQ(test, f->w.ip[1], 0x1310);
+	KT_EXPECT_EQ(test, f->w.sp[1], KT_STACK + 0x48);
+	KT_EXPECT_EQ(test, f->w.s.bp, 0x7777);
+	KT_EXPECT(test, !f->w.s.unreliable, "a table walk marked unreliable");
+}
+
+/*
  * A call frame may not leave its stack: the return address of a frame
  * whose CFA lies beyond the top is never read, even if the memory there
  * could be read.
@@ -783,6 +809,8 @@ static const struct kt_scenario kt_walk_scenarios[] = {
 	{ "walk_regs_frame_switches_to_another_known_stack",
 	  kt_walk_regs_frame_switches_to_another_known_stack },
 	{ "walk_stack_switch_reads_saved_sp", kt_walk_stack_switch_reads_saved_sp },
+	{ "walk_realigned_stack_reads_cfa_at_rbp",
+	  kt_walk_realigned_stack_reads_cfa_at_rbp },
 	{ "walk_never_reads_outside_known_stacks",
 	  kt_walk_never_reads_outside_known_stacks },
 	{ "walk_plt_rule_depends_on_ip", kt_walk_plt_rule_depends_on_ip },
