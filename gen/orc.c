@@ -32,12 +32,17 @@
  *     bp_reg PREV_SP                    rbp at CFA + bp_offset
  *     bp_reg BP, sp_reg BP              rbp at bp + bp_offset, i.e. at
  *                                       CFA + bp_offset - sp_offset
+ *   CALL, sp_reg BP_INDIRECT,         CALL, BP_INDIRECT, cfa_off =
+ *     bp_reg BP, bp_offset 0            sp_offset: a realigned (DRAP)
+ *                                       body, CFA *(rbp + sp_offset),
+ *                                       rbp at rbp
  *   REGS, sp_reg SP/BP                REGS: pt_regs at base + sp_offset
  *   REGS_PARTIAL, sp_reg SP/BP        IRET: iret frame at base + sp_offset
  *     (both only with bp_reg UNDEFINED: rbp from the pt_regs, or unchanged)
  *   END_OF_STACK                      END
- * Everything else (UNDEFINED, the DRAP registers R10/R13/DI/DX,
- * BP_INDIRECT, a CALL marked signal, a register frame not marked signal)
+ * Everything else (UNDEFINED, the DRAP registers R10/R13/DI/DX, any
+ * other BP_INDIRECT, a CALL marked signal, a register frame not marked
+ * signal)
  * is no row: the kernel's own ORC takes that step at run time.
  */
 #include <elf.h>
@@ -49,6 +54,7 @@
 #define ORC_REG_PREV_SP		1
 #define ORC_REG_BP		4
 #define ORC_REG_SP		5
+#define ORC_REG_BP_INDIRECT	8
 #define ORC_REG_SP_INDIRECT	9
 
 #define ORC_ENTRY_SIZE		6
@@ -109,6 +115,15 @@ static bool orc_rule(const uint8_t *p, bool layout63, struct kunwind_rule *r)
 	/* The table's register frames are exact, its calls are not. */
 	if (!kind || signal != (kind != KUNWIND_TYPE_CALL))
 		return false;
+	/* A realigned body: the CFA saved at rbp + sp_offset, rbp at rbp. */
+	if (kind == KUNWIND_TYPE_CALL && sp_reg == ORC_REG_BP_INDIRECT) {
+		if (bp_reg != ORC_REG_BP || bp_off)
+			return false;
+		r->type = kind;
+		r->reg = KUNWIND_REG_BP_INDIRECT;
+		r->cfa_off = sp_off;
+		return true;
+	}
 	base = orc_base(sp_reg, kind == KUNWIND_TYPE_CALL);
 	if (!base)
 		return false;

@@ -10,13 +10,15 @@ the objtool of the kernel FILE was built for: the layout changed in 6.3)
 gives the entries.  Every entry covers its address up to the next one in
 its section (the last: up to the section's end).  An entry the table can
 say must be covered there by dump rows of exactly its rule, in the dump's
-notation; any other (undefined, the DRAP registers, BP_INDIRECT, a call
-marked signal, a register frame not marked signal) must leave a gap.
+notation; any other (undefined, the DRAP registers, another BP_INDIRECT,
+a call marked signal, a register frame not marked signal) must leave a
+gap.
 
     call  sp:spN / sp:bpN / sp:(sp)N    rsp+N / rbp+N / *rsp+N, RA c-8
           bp:(und)                      rbp u
           bp:prevspM                    rbp c+M (M != 0)
           bp:bpM with sp:bpN            rbp c+(M-N)
+    call  sp:(bpN) bp:bp+0              *(rbp+N) *rbp c-8 (realigned)
     regs  sp:spN / sp:bpN, bp:(und), signal 1       regs:rsp+N regs regs
     regs (partial) ..., signal 1                    iret:rsp+N u regs
     end                                             u u u
@@ -63,6 +65,11 @@ def expected(f):
     typ, sp, bp, sig = f['type'], f['sp'], f['bp'], f['signal']
     if typ == 'end':
         return 'u u u'
+    m = re.fullmatch(r'\(bp([-+]\d+)\)', sp)
+    if m:
+        if typ != 'call' or sig or bp != 'bp+0':
+            return None
+        return '*(rbp%+d) *rbp c-8' % num(m.group(1))
     m = re.fullmatch(r'(sp|bp|\(sp\))([-+]\d+)', sp)
     if not m or typ not in ('call', 'regs', 'regs (partial)'):
         return None
