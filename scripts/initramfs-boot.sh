@@ -59,10 +59,15 @@
 #                                "no vmlinux table" line: the ok line says
 #                                which
 #   initramfs_fallback_steps     kunwind/stats after the profile below:
-#                                steps by tables > 0; with the vmlinux
-#                                table no step by the ORC fallback, of any
-#                                reason; without, only "no table" ones
-#                                (vmlinux frames), counted and printed
+#                                steps by tables > 0; steps by the ORC
+#                                fallback only for "no table", each out of
+#                                a frame in text no table covers (the
+#                                profiler's modules file: a stock module
+#                                udev loaded, or vmlinux without its
+#                                table), none out of vmlinux with its table
+#                                or a module with one; the profiler's
+#                                samples account for them; counted and
+#                                printed by owner
 #   initramfs_registry           every module in /proc/modules that carries
 #                                a .kunwind section (/sys/module/M/sections)
 #                                is registered (debugfs tables), at least
@@ -229,6 +234,7 @@ if ! grep -qw kunwind_early=no /proc/cmdline && [ -d $P ]; then
 	rmmod kunwind_sample
 	show stats $P/stats
 	show selfcheck $P/selfcheck_report
+	show profmods $P/modules
 fi
 [ -f /sys/kernel/debug/kunwind/stats ] &&
 	show kstats /sys/kernel/debug/kunwind/stats
@@ -383,28 +389,72 @@ else
 fi
 
 # Who walked: kunwind's counters after the profile (every walk since
-# kunwind.ko's load, the profiler's self-checked samples most of them).
+# kunwind.ko's load, the profiler's self-checked samples most of them),
+# and the profiler's modules file: the fallback steps per module whose
+# frame they stepped out of, and why.  A fallback step is allowed only
+# out of text no table describes, "no table": a module without a
+# .kunwind section (udev's stock drivers), or vmlinux when kunwind.ko
+# was built without its table; never out of vmlinux with its table nor
+# out of a module with a table, and the profiler's samples must account
+# for every such step kunwind counted.
 kstat() { guest "$log" kstats | awk -v n="$1" '$1 == n { print $2; exit }'; }
+pstat() { guest "$log" stats | awk -v n="$1:" '$1 == n { print $2; exit }'; }
 walks=$(guest "$log" kstats |
 	awk '$1 ~ /^(walks|frames|table_steps|orc_fallback_[a-z_]*)$/ { printf "%s=%s ", $1, $2 }')
 tsteps=$(kstat table_steps) fsteps=$(kstat orc_fallback_steps)
 nrow=$(kstat orc_fallback_no_row) nfail=$(kstat orc_fallback_row_step_failed)
 ntracer=$(kstat orc_fallback_tracer_helper_missing) ntable=$(kstat orc_fallback_no_table)
+pfall=$(pstat steps_fallback) pdrop=$(pstat dropped_session_table_full)
+# "OWNER REASON=N" per fallback count in the profiler's modules file.
+fby=$(guest "$log" profmods | awk '!/^#/ && $1 != "module" {
+	line = $0
+	while (match(line, /fallback: [a-z ]+=[0-9]+/)) {
+		f = substr(line, RSTART + 10, RLENGTH - 10)
+		print $1 " " f
+		line = substr(line, RSTART + RLENGTH)
+	} }')
+covered="vmlinux $(guest "$log" has-table | tr '\n' ' ')"
+[ "$want_table" = yes ] || covered=" $(guest "$log" has-table | tr '\n' ' ')"
+bad= accounted=0
+while read -r owner why; do
+	[ -n "$owner" ] || continue
+	n=${why##*=}
+	accounted=$((accounted + n))
+	case " $covered " in
+	*" $owner "*) bad="$bad $owner: $why;" ;;
+	esac
+	case $why in
+	"no table="*) ;;
+	*) bad="$bad $owner: $why;" ;;
+	esac
+done <<EOF2
+$fby
+EOF2
 if [ -z "$tsteps" ] || [ -z "$fsteps" ] || [ -z "$nrow" ] || [ -z "$nfail" ] ||
-   [ -z "$ntracer" ] || [ -z "$ntable" ]; then
-	notok initramfs_fallback_steps "kunwind/stats lacks a counter: ${walks:-none}" "console: $log"
+   [ -z "$ntracer" ] || [ -z "$ntable" ] || [ -z "$pfall" ] || [ -z "$pdrop" ]; then
+	notok initramfs_fallback_steps "kunwind/stats or profile/stats lacks a counter: ${walks:-none}" \
+		"profile: steps_fallback=${pfall:-none} dropped_session_table_full=${pdrop:-none}" "console: $log"
 elif [ "$tsteps" -gt 0 ] && [ "$nrow" = 0 ] && [ "$nfail" = 0 ] && [ "$ntracer" = 0 ] &&
-     { [ "$want_table" = no ] || [ "$fsteps" = 0 ]; }; then
+     [ -z "$bad" ] && [ "$fsteps" = "$ntable" ] && [ "$pfall" -le "$fsteps" ] &&
+     { [ "$pdrop" != 0 ] || [ "$accounted" = "$pfall" ]; } &&
+     { [ "$fsteps" = 0 ] || [ "$pfall" -gt 0 ]; }; then
 	ok initramfs_fallback_steps
 	echo "#   $walks"
+	echo "#   fallback steps out of text no table covers (profile/modules): $(echo "$fby" |
+		awk 'NF { printf "%s%s", s, $0; s = ", " } END { if (!s) printf "none" }')"
 else
 	# Whose text the fallback stepped out of (debugfs tables after the
 	# profile; "no table" has no owner).
 	fowners=$(guest "$log" tables-after | awk '/^[^ ]/ { t = $1 }
 		/^  fallback steps out of its text:/ && /[1-9]/ { sub(/^  fallback steps out of its text: /, ""); print t ": " $0 }')
-	notok initramfs_fallback_steps "want table_steps > 0 and no fallback step$([ "$want_table" = no ] &&
-		echo ' but "no table" ones (no vmlinux table)'); kunwind/stats after the profile:" \
-		"$walks" "by table: ${fowners:-none with a count}" "console: $log"
+	notok initramfs_fallback_steps "want table_steps > 0; fallback steps only for \"no table\", out of" \
+		"text no table covers (covered: $covered), all accounted for by the profiler's samples;" \
+		"kunwind/stats after the profile: $walks" \
+		"profile: steps_fallback=$pfall dropped_session_table_full=$pdrop, per module: $accounted" \
+		"not allowed:${bad:- none}" \
+		"profile/modules fallback: $(echo "$fby" | tr '\n' ';')" \
+		"by table: ${fowners:-none with a count}" \
+		"$(guest "$log" selfcheck | grep '^fallback ' | head -n 10)" "console: $log"
 fi
 
 stat_of() { guest "$log" stats | sed -n "s/^$1: *//p" | head -n 1; }
