@@ -47,6 +47,10 @@
  *			interrupted this module's code
  *	sort		a NULL read in sort()'s comparison callback: the
  *			kernel's sort_r() and sort() between module frames
+ *	idr		a NULL read in idr_for_each()'s callback: a kernel
+ *			function from lib/, far into vmlinux's text (past
+ *			2 MiB of it on every kernel tested), between module
+ *			frames, its ip the first of vmlinux's in the walk
  *	panic		panic()
  *	stack-overflow	unbounded recursion into the task stack's guard page:
  *			a double fault (CONFIG_VMAP_STACK)
@@ -80,6 +84,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
+#include <linux/idr.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/asm.h>
@@ -580,6 +585,28 @@ static int ksample_die_in_hrtimer(ksample_fn bottom)
 	return 0;
 }
 
+/*
+ * idr_for_each()'s callback faults: lib/idr.c's idr_for_each() between
+ * module frames, the walk's first vmlinux ip past the first 2 MiB of
+ * .text (tests/planted.test's registry-2mib plant must be seen there).
+ */
+static int ksample_die_idr_fn(int id, void *p, void *data)
+{
+	ksample_sink += ksample_read_null() + id;
+	return 0;
+}
+
+static noinline void ksample_die_idr(void)
+{
+	DEFINE_IDR(idr);
+	int id = idr_alloc(&idr, &ksample_sink, 0, 0, GFP_KERNEL);
+
+	if (id >= 0)
+		idr_for_each(&idr, ksample_die_idr_fn, NULL);
+	idr_destroy(&idr);
+	ksample_sink += id;
+}
+
 /* The kinds, in the order scripts/death-boot.sh runs "all". */
 static const struct ksample_death {
 	const char *kind;
@@ -594,6 +621,7 @@ static const struct ksample_death {
 	{ "tasklet",		ksample_die_in_tasklet,	ksample_die_null },
 	{ "hrtimer",		ksample_die_in_hrtimer,	ksample_die_null },
 	{ "sort",		ksample_die_here,	ksample_die_sort },
+	{ "idr",		ksample_die_here,	ksample_die_idr },
 	{ "panic",		ksample_die_here,	ksample_die_panic },
 	{ "stack-overflow",	ksample_die_here,	ksample_die_overflow },
 };

@@ -10,7 +10,7 @@
 # "debug" (the same with lockdep and kmemleak, scripts/boot-modules.sh), or
 # a stock Debian kernel as scripts/stock-boot.sh takes it: 6.1, 6.12 or a
 # full release.  KIND: kthread-null null-call bug asm noreturn tasklet
-# hrtimer sort panic stack-overflow, or "all" for each of them in that
+# hrtimer sort idr panic stack-overflow, or "all" for each of them in that
 # order.
 #
 # Build once (scripts/boot-modules.sh): for the test kernel, kunwind.ko
@@ -70,7 +70,7 @@ now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # sample.c's ksample_deaths[], in its order.
-all_kinds="kthread-null null-call bug asm noreturn tasklet hrtimer sort panic stack-overflow"
+all_kinds="kthread-null null-call bug asm noreturn tasklet hrtimer sort idr panic stack-overflow"
 
 timeout=300 append='' tag=''
 while [ $# -gt 0 ]; do
