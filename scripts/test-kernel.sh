@@ -14,8 +14,9 @@
 # the config fragment (its CONFIG_ lines and base), the code of this script
 # (comments excluded, so documentation edits do not cost a rebuild) and the
 # compiler.  A changed fragment builds a new directory; old ones stay usable
-# until removed by hand.  One flock serialises callers: a second caller
-# waits, then finds the build done.  On failure the last 40 lines of
+# until removed by hand.  A finished build is answered without a lock;
+# otherwise one flock serialises callers: a second caller waits, then
+# finds the build done.  On failure the last 40 lines of
 # build.log (in the build dir) go to stderr and the exit status is 1.
 #
 # Environment:
@@ -71,6 +72,33 @@ need_pkgs() {
 	$sudo apt-get install -y -qq --no-install-recommends $missing >&2
 }
 
+[ -f "$frag" ] || die "no config fragment $frag"
+
+# Key the build dir on the source version and on everything that decides
+# the result: the fragment, this script, the compiler.  Sets src, build
+# and log; fails while $pkg or gcc is not installed.
+key() {
+	local ver hash
+	ver=$(dpkg-query -W -f='${Version}' $pkg 2>/dev/null |
+		tr -c 'A-Za-z0-9.+\n-' '_') && [ -n "$ver" ] || return 1
+	command -v gcc >/dev/null || return 1
+	hash=$({
+		grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$frag"
+		grep -vE '^[[:space:]]*(#|$)' "$0"
+		gcc --version | head -n1
+	} | sha256sum | cut -c1-12)
+	src=$cache/src-$ver
+	build=$cache/build-$ver-$hash
+	log=$build/build.log
+}
+
+# A finished build needs no lock: a caller of one kernel does not wait
+# for another kernel's build (the debug kernel's takes minutes).
+if key && [ -f "$build/.kunwind-done" ]; then
+	echo "$build"
+	exit 0
+fi
+
 # One lock for installing, unpacking and building: concurrent apt-get runs
 # would fail on dpkg's lock, concurrent builds would share a directory.
 mkdir -p "$cache"
@@ -83,7 +111,6 @@ fi
 need_pkgs $pkg gcc make bc bison flex libssl-dev libelf-dev cpio zstd \
 	rsync kmod xz-utils python3
 [ -f "$tarball" ] || die "$tarball missing after installing $pkg"
-[ -f "$frag" ] || die "no config fragment $frag"
 
 base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$frag" | head -n1)
 case "$base" in
@@ -91,18 +118,8 @@ defconfig|tinyconfig|allnoconfig) ;;
 *) die "$frag: need a '# base: defconfig|tinyconfig' line" ;;
 esac
 
-# Key the build dir on the source version and on everything that decides
-# the result: the fragment, this script, the compiler.
-ver=$(dpkg-query -W -f='${Version}' $pkg | tr -c 'A-Za-z0-9.+\n-' '_')
-hash=$({
-	grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$frag"
-	grep -vE '^[[:space:]]*(#|$)' "$0"
-	gcc --version | head -n1
-} | sha256sum | cut -c1-12)
-src=$cache/src-$ver
-build=$cache/build-$ver-$hash
-log=$build/build.log
-
+# Again under the lock: the packages may be new, the build done meanwhile.
+key || die "no version of $pkg or no gcc after installing them"
 if [ -f "$build/.kunwind-done" ]; then
 	echo "$build"
 	exit 0
