@@ -25,5 +25,7 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=${1:-test}
+obj=${O:-build}
+case $obj in /*) ;; *) obj=$top/$obj ;; esac
 exec python3 "$top/scripts/guestprof-run.py" bench "$kernel" \
-	"$top/${O:-build}/guestprof/$kernel/bench"
+	"$obj/guestprof/$kernel/bench"
