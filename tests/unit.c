@@ -64,7 +64,8 @@ static void *unit_keep(struct unit_case *c, void *p)
  * The table of the segments by the generator: segment i is section i + 1,
  * based at its first row; NONE rows before the first row and after the
  * last make it start at the segment's base and end at its size.  Every
- * segment is called ".text".
+ * segment is called ".text".  A row past the segment's size gives no
+ * table, as the kernel's builder (kunit/table.c) gives none valid.
  */
 static struct kunwind_hdr *kt_table_build(struct unit_case *c,
 					  const struct kt_seg *segs,
@@ -83,6 +84,9 @@ static struct kunwind_hdr *kt_table_build(struct unit_case *c,
 		u32 first = s->nr_rows ? s->rows[0].start : s->size;
 		u32 last = s->nr_rows ? s->rows[s->nr_rows - 1].end : s->size;
 
+		/* No table, as kunit/table.c gives none: rows past the size. */
+		if (last > s->size)
+			err = 1;
 		err |= cfi_rows_add(&rows, i + 1, s->base, s->base + first, &none);
 		for (j = 0; j < s->nr_rows; j++)
 			err |= cfi_rows_add(&rows, i + 1, s->base + s->rows[j].start,

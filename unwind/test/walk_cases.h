@@ -31,7 +31,7 @@
  *   0x1a00 CFA rsp+64 (right after 0x19ff)
  *   0x1b00 stack switch: CFA *(rsp)+16, rbp at c-16
  *   0x1c00 undefined                0x1d00 PLT (threshold 11)
- *   0x1e00 realigned (DRAP): CFA *(rbp-8), rbp at rbp
+ *   0x1c80 realigned (DRAP): CFA *(rbp-8), rbp at rbp
  * Its text, as text_ok() sees it, is [0x1000, 0x2000): the functions and
  * a tracer's trampoline at 0x1f80.
  */
@@ -47,9 +47,9 @@ static const struct kt_row kt_program_rows[] = {
 	{ 0x900, 0xa00, { 16, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 	{ 0xa00, 0xb00, { 64, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 	{ 0xb00, 0xc00, { 16, -16, KUNWIND_TYPE_CALL, KUNWIND_REG_SP_INDIRECT } },
-	{ 0xc00, 0xd00, { 0, 0, KUNWIND_TYPE_UNDEFINED, 0 } },
+	{ 0xc00, 0xc80, { 0, 0, KUNWIND_TYPE_UNDEFINED, 0 } },
+	{ 0xc80, 0xd00, { -8, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_BP_INDIRECT } },
 	{ 0xd00, 0xe00, { 8, 0, KUNWIND_TYPE_PLT, 11 } },
-	{ 0xe00, 0xf00, { -8, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_BP_INDIRECT } },
 };
 
 /* A walk and the frames it reported (state ip and sp after each step). */
@@ -598,9 +598,9 @@ static void kt_walk_realigned_stack_reads_cfa_at_rbp(KT_TEST *test)
 		return;
 	kt_put(f, KT_STACK + 0x18, KT_STACK + 0x48);	/* CFA at rbp - 8 */
 	kt_put(f, KT_STACK + 0x20, 0x7777);		/* caller's rbp at rbp */
-	kt_put(f, KT_STACK + 0x28, 0x1e00);		/* a copy of the RA */
+	kt_put(f, KT_STACK + 0x28, 0x1310);		/* a copy of the RA */
 	kt_put(f, KT_STACK + 0x40, 0x1310);		/* RA at CFA - 8 */
-	kt_walk(f, 0x1e10, KT_STACK, KT_STACK + 0x20, 0);
+	kt_walk(f, 0x1c90, KT_STACK, KT_STACK + 0x20, 0);
 	if (!KT_EXPECT_WALK(test, f, KUNWIND_STOP_END, 2))
 		return;
 	KT_EXPECT_EQ(test, f->w.ip[1], 0x1310);
