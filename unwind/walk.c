@@ -79,17 +79,37 @@ static __kunwind_walk bool read_other_stack(struct kunwind_state *s, unsigned lo
 }
 
 /*
- * Every read is of a whole word on a known stack: the current one (the
- * common case, checked here without a call) or another the caller's
- * stack() hook vouches for.  Only then may ops->read, or a direct load
- * when the caller has no read hook, touch the memory.
+ * Every read is of a whole word on a known stack: the current one, whose
+ * words start at lo up to lo + last (the common case, checked here
+ * without a call), or, unless here_only, another the caller's stack()
+ * hook vouches for.  Only then may ops->read, or a direct load when the
+ * caller has no read hook, touch the memory.  lo and last are the walk's
+ * stack_lo and stack_last(), passed so that a loop keeps them at hand.
+ * below_top (with here_only): and not the top word, for a word whose
+ * next must lie on the stack too.
  */
+static __kunwind_walk __always_inline bool
+stack_word(struct kunwind_state *s, unsigned long lo, unsigned long last,
+	   unsigned long addr, unsigned long *val, const bool here_only,
+	   const bool below_top, const bool direct)
+{
+	if (unlikely(below_top ? addr - lo >= last : addr - lo > last))
+		return !here_only && read_other_stack(s, addr, val);
+	return load_word(s, addr, val, direct);
+}
+
+/* The offset of the current stack's top word from its start. */
+static __kunwind_walk __always_inline unsigned long
+stack_last(const struct kunwind_state *s)
+{
+	return s->stack_hi - s->stack_lo - sizeof(long);
+}
+
 static __kunwind_walk __always_inline bool
 read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 {
-	if (unlikely(addr - s->stack_lo > s->stack_hi - s->stack_lo - sizeof(long)))
-		return read_other_stack(s, addr, val);
-	return load(s, addr, val);
+	return stack_word(s, s->stack_lo, stack_last(s), addr, val, false,
+			  false, !s->ops->read);
 }
 
 /*
@@ -437,6 +457,57 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
 	return step_to(s, ip, sp, bp, exact);
 }
 
+/*
+ * The CALL step, the algorithm itself, written once for kunwind_next()
+ * and call_steps(): the CFA (the caller's sp) is a base register, sp or
+ * bp, plus cfa_off; the return address is the word just below the CFA;
+ * the caller's bp was saved at CFA + bp_off, or (bp_off 0) is bp itself.
+ * Two bases are read from the stack (format.h): a stack switch's, the
+ * sp saved at [sp]; a realigned stack's CFA and caller's bp, saved at
+ * bp + cfa_off and at bp.
+ *
+ * ordinary: call_steps()'s frame, an sp- or bp-based rule (the caller
+ * checked), whose CFA must lie above sp on the current stack (lo, last:
+ * stack_word()), step_to()'s check made before the reads, and whose
+ * words must lie there too; false otherwise, and kunwind_next() takes
+ * the frame with every check.  Else the words may lie on any known stack.
+ *
+ * Sets *cfa, the return address as read at *cfa - 8 (ret_addr() is the
+ * caller's), and *caller_bp; false if a word could not be read.
+ */
+static __kunwind_walk __always_inline bool
+call_step(struct kunwind_state *s, const struct kunwind_rule *r,
+	  unsigned long sp, unsigned long bp, unsigned long lo,
+	  unsigned long last, unsigned long *cfa, unsigned long *ra,
+	  unsigned long *caller_bp, const bool ordinary, const bool direct)
+{
+	unsigned long base = r->reg == KUNWIND_REG_BP ? bp : sp;
+
+	*caller_bp = bp;
+	if (!ordinary && r->reg == KUNWIND_REG_BP_INDIRECT) {
+		if (!stack_word(s, lo, last, bp + r->cfa_off, cfa, false,
+				false, direct) ||
+		    !stack_word(s, lo, last, bp, caller_bp, false, false,
+				direct))
+			return false;
+	} else {
+		if (!ordinary && r->reg == KUNWIND_REG_SP_INDIRECT &&
+		    !stack_word(s, lo, last, sp, &base, false, false, direct))
+			return false;
+		*cfa = base + r->cfa_off;
+	}
+	/*
+	 * Ordinary: the caller's sp above sp on this stack, so the return
+	 * address, the word below it, is a word of the stack but its top.
+	 */
+	if (ordinary && *cfa <= sp)
+		return false;
+	return stack_word(s, lo, last, *cfa - 8, ra, ordinary, ordinary,
+			  direct) &&
+	       (!r->bp_off || stack_word(s, lo, last, *cfa + r->bp_off,
+					 caller_bp, ordinary, false, direct));
+}
+
 __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 {
 	const struct kunwind_rule *r;
@@ -453,23 +524,10 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 	base = r && r->reg == KUNWIND_REG_BP ? s->bp : s->sp;
 	switch (r ? r->type : KUNWIND_TYPE_NONE) {
 	case KUNWIND_TYPE_CALL:
-		if (r->reg == KUNWIND_REG_BP_INDIRECT) {
-			/* A realigned stack: the CFA and rbp saved at rbp. */
-			if (!read_word(s, s->bp + r->cfa_off, &sp) ||
-			    !read_word(s, s->bp, &bp))
-				return stop(s, KUNWIND_STOP_BAD_READ);
-		} else {
-			/* A stack switch: the previous sp was saved at [rsp]. */
-			if (r->reg == KUNWIND_REG_SP_INDIRECT &&
-			    !read_word(s, s->sp, &base))
-				return stop(s, KUNWIND_STOP_BAD_READ);
-			sp = base + r->cfa_off;
-		}
-		if (!read_word(s, sp - 8, &ip))
+		if (!call_step(s, r, s->sp, s->bp, s->stack_lo, stack_last(s),
+			       &sp, &ip, &bp, false, !s->ops->read))
 			return stop(s, KUNWIND_STOP_BAD_READ);
 		ip = ret_addr(s, ip, sp - 8);
-		if (r->bp_off && !read_word(s, sp + r->bp_off, &bp))
-			return stop(s, KUNWIND_STOP_BAD_READ);
 		break;
 	case KUNWIND_TYPE_PLT:
 		/* The lazy-binding push in a 16-byte PLT entry moved rsp. */
@@ -548,7 +606,7 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 {
 	struct kunwind_cache *cache = s->cache;
 	unsigned long ip = s->ip, sp = s->sp, bp = s->bp, lo = s->stack_lo;
-	unsigned long last = s->stack_hi - s->stack_lo - sizeof(long);
+	unsigned long last = stack_last(s);
 	unsigned long cfa, ret, raw, caller_bp;
 	unsigned int n = 0;
 	const struct kunwind_rule *r;
@@ -562,15 +620,8 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 	r = frame_rule(s);
 	while (n < max && r && r->type == KUNWIND_TYPE_CALL &&
 	       (r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP)) {
-		cfa = (r->reg == KUNWIND_REG_BP ? bp : sp) + r->cfa_off;
-		/* The return address and the saved rbp: words of this stack. */
-		if (cfa <= sp || cfa - 8 - lo >= last ||
-		    (r->bp_off && cfa + r->bp_off - lo > last))
-			break;
-		if (!load_word(s, cfa - 8, &raw, direct))
-			break;
-		caller_bp = bp;
-		if (r->bp_off && !load_word(s, cfa + r->bp_off, &caller_bp, direct))
+		if (!call_step(s, r, sp, bp, lo, last, &cfa, &raw, &caller_bp,
+			       true, direct))
 			break;
 		if (!raw)
 			break;		/* never a frame: kunwind_next() stops */
