@@ -8,6 +8,7 @@
 
 #include "env.h"
 #include "format.h"
+#include "arch-x86.h"
 
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_hdr) == KUNWIND_HDR_SIZE);
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_seg) == KUNWIND_SEG_SIZE);
@@ -392,9 +393,6 @@ struct kunwind_cache {
  * Context: Any, NMI included.
  */
 void kunwind_cache_clear(struct kunwind_cache *c);
-
-/* Stacks one walk may cross: x86-64 nests entry, exception, IRQ, task. */
-#define KUNWIND_MAX_STACKS	6
 
 struct kunwind_state {
 	unsigned long ip, sp, bp;	/* the current frame */

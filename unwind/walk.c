@@ -342,7 +342,7 @@ __kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
 
 /*
  * Without a row, guess the frame from rbp as a frame pointer: saved rbp at
- * rbp, return address at rbp + 8.  Right for code built with frame
+ * rbp, return address above it (arch-x86.h).  Right for code built with frame
  * pointers, a guess elsewhere, so the trace is marked unreliable.  rbp
  * may equal sp: a function with a frame pointer and no locals calls with
  * rsp == rbp (push %rbp; mov %rsp,%rbp; call), so its callee returns to
@@ -354,35 +354,26 @@ static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 		     unsigned long *sp, unsigned long *bp)
 {
 	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp < s->sp ||
-	    s->bp & 7 || s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
+	    s->bp & KUNWIND_FP_ALIGN_MASK ||
+	    s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
 		return stop(s, KUNWIND_STOP_NO_ROW);
-	if (!read_word(s, s->bp + 8, ip) || !read_word(s, s->bp, bp))
+	if (!read_word(s, s->bp + KUNWIND_FP_RA_OFF, ip) ||
+	    !read_word(s, s->bp, bp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
-	*sp = s->bp + 16;
+	*sp = s->bp + KUNWIND_FP_CFA_OFF;
 	s->unreliable = true;
 	return true;
 }
 
 /*
- * The saved register blocks: where ip, sp, rbp and cs are in a kernel
- * pt_regs, a hardware iret frame and a user signal ucontext (-1: not
- * there).  A kernel register block (cs >= 0) saved in user mode ends the
+ * A saved register block at regs, laid out as l says (arch-x86.h's
+ * kunwind_regs_layout(): where ip, sp, bp and cs are, -1 if not there).
+ * A kernel register block (one with a cs) saved in user mode ends the
  * kernel stack, as user_mode() says: by the privilege level in cs, not by
  * the value of ip.
  */
-static const struct regs_layout {
-	s16 ip, sp, bp, cs;
-} regs_layouts[] = {
-	[KUNWIND_TYPE_REGS]   = { KUNWIND_PT_REGS_IP, KUNWIND_PT_REGS_SP,
-				  KUNWIND_PT_REGS_BP, KUNWIND_PT_REGS_CS },
-	[KUNWIND_TYPE_IRET]   = { KUNWIND_IRET_IP, KUNWIND_IRET_SP, -1,
-				  KUNWIND_IRET_CS },
-	[KUNWIND_TYPE_SIGNAL] = { KUNWIND_UC_IP, KUNWIND_UC_SP, KUNWIND_UC_BP,
-				  -1 },
-};
-
 static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long regs,
-				      const struct regs_layout *l,
+				      const struct kunwind_regs_layout *l,
 				      unsigned long *ip, unsigned long *sp,
 				      unsigned long *bp)
 {
@@ -391,7 +382,7 @@ static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long reg
 	if (l->cs >= 0) {
 		if (!read_word(s, regs + l->cs, &cs))
 			return stop(s, KUNWIND_STOP_BAD_READ);
-		if (cs & 3)
+		if (kunwind_user_cs(cs))
 			return stop(s, KUNWIND_STOP_END);
 	}
 	if (!read_word(s, regs + l->ip, ip) || !read_word(s, regs + l->sp, sp))
@@ -460,7 +451,8 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
 /*
  * The CALL step, the algorithm itself, written once for kunwind_next()
  * and call_steps(): the CFA (the caller's sp) is a base register, sp or
- * bp, plus cfa_off; the return address is the word just below the CFA;
+ * bp, plus cfa_off; the return address is the word the call pushed, just
+ * below the CFA (at CFA - KUNWIND_RA_CFA_OFF);
  * the caller's bp was saved at CFA + bp_off, or (bp_off 0) is bp itself.
  * Two bases are read from the stack (format.h): a stack switch's, the
  * sp saved at [sp]; a realigned stack's CFA and caller's bp, saved at
@@ -472,8 +464,8 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
  * words must lie there too; false otherwise, and kunwind_next() takes
  * the frame with every check.  Else the words may lie on any known stack.
  *
- * Sets *cfa, the return address as read at *cfa - 8 (ret_addr() is the
- * caller's), and *caller_bp; false if a word could not be read.
+ * Sets *cfa, the return address as read (ret_addr() is the caller's), and
+ * *caller_bp; false if a word could not be read.
  */
 static __kunwind_walk __always_inline bool
 call_step(struct kunwind_state *s, const struct kunwind_rule *r,
@@ -502,8 +494,8 @@ call_step(struct kunwind_state *s, const struct kunwind_rule *r,
 	 */
 	if (ordinary && *cfa <= sp)
 		return false;
-	return stack_word(s, lo, last, *cfa - 8, ra, ordinary, ordinary,
-			  direct) &&
+	return stack_word(s, lo, last, *cfa - KUNWIND_RA_CFA_OFF, ra, ordinary,
+			  ordinary, direct) &&
 	       (!r->bp_off || stack_word(s, lo, last, *cfa + r->bp_off,
 					 caller_bp, ordinary, false, direct));
 }
@@ -527,19 +519,19 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 		if (!call_step(s, r, s->sp, s->bp, s->stack_lo, stack_last(s),
 			       &sp, &ip, &bp, false, !s->ops->read))
 			return stop(s, KUNWIND_STOP_BAD_READ);
-		ip = ret_addr(s, ip, sp - 8);
+		ip = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
 		break;
 	case KUNWIND_TYPE_PLT:
-		/* The lazy-binding push in a 16-byte PLT entry moved rsp. */
-		sp = s->sp + r->cfa_off + ((s->ip & 15) >= r->reg ? 8 : 0);
-		if (!read_word(s, sp - 8, &ip))
+		/* The lazy-binding push in a PLT entry moved rsp. */
+		sp = kunwind_plt_cfa(r, s->ip, s->sp);
+		if (!read_word(s, sp - KUNWIND_RA_CFA_OFF, &ip))
 			return stop(s, KUNWIND_STOP_BAD_READ);
-		ip = ret_addr(s, ip, sp - 8);
+		ip = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
 		break;
 	case KUNWIND_TYPE_REGS:
 	case KUNWIND_TYPE_IRET:
 	case KUNWIND_TYPE_SIGNAL:
-		if (!regs_frame(s, base + r->cfa_off, &regs_layouts[r->type],
+		if (!regs_frame(s, base + r->cfa_off, kunwind_regs_layout(r->type),
 				&ip, &sp, &bp))
 			return false;
 		exact = true;
@@ -551,17 +543,18 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 	default:	/* NONE, UNDEFINED, no table */
 		if (!fp_guess(s, &ip, &sp, &bp))
 			return false;
-		ip = ret_addr(s, ip, s->bp + 8);
+		ip = ret_addr(s, ip, s->bp + KUNWIND_FP_RA_OFF);
 		break;
 	}
 
 	/*
 	 * Interrupted right after returning to a tracer's trampoline (its
-	 * first instruction): the return address it replaced was at sp - 8.
-	 * Recovered, it is a return address again: looked up at ip - 1.
+	 * first instruction): the return address it replaced was just below
+	 * sp, where the call had pushed it.  Recovered, it is a return
+	 * address again: looked up at ip - 1.
 	 */
 	if (exact) {
-		real = ret_addr(s, ip, sp - 8);
+		real = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
 		exact = real == ip;
 		ip = real;
 	}
@@ -625,7 +618,7 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 			break;
 		if (!raw)
 			break;		/* never a frame: kunwind_next() stops */
-		ret = ret_addr(s, raw, cfa - 8);
+		ret = ret_addr(s, raw, cfa - KUNWIND_RA_CFA_OFF);
 		if (unlikely(ret != raw)) {
 			tracer = true;
 			break;
