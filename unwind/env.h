@@ -10,6 +10,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include "linux/ops.h"		/* the kernel's ops, called directly */
 #else
 typedef unsigned char u8;
 typedef unsigned short u16;
