@@ -13,7 +13,8 @@
  */
 #include "kunwind.h"
 
-static const char *const stop_str[KUNWIND_STOP_NR] = {
+/* One name for each enum kunwind_stop, in its order. */
+static const char *const stop_str[] = {
 	[KUNWIND_STOP_NONE]		= "not stopped",
 	[KUNWIND_STOP_END]		= "end of stack",
 	[KUNWIND_STOP_NO_ROW]		= "no unwind row",
@@ -23,6 +24,7 @@ static const char *const stop_str[KUNWIND_STOP_NR] = {
 	[KUNWIND_STOP_UNSUPPORTED]	= "unsupported rule",
 	[KUNWIND_STOP_BAD_RA]		= "bad return address",
 };
+KUNWIND_STATIC_ASSERT(KUNWIND_ARRAY_SIZE(stop_str) == KUNWIND_STOP_NR);
 
 __kunwind_walk const char *kunwind_stop_str(enum kunwind_stop why)
 {
