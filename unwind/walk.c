@@ -344,13 +344,14 @@ __kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
 
 /*
  * Without a row, guess the frame from rbp as a frame pointer: saved rbp at
- * rbp, return address above it (arch-x86.h).  Right for code built with frame
- * pointers, a guess elsewhere, so the trace is marked unreliable.  rbp
- * may equal sp: a function with a frame pointer and no locals calls with
- * rsp == rbp (push %rbp; mov %rsp,%rbp; call), so its callee returns to
- * sp == rbp, and a frame 0 stopped in its body has them equal too.  The
- * caller's sp, rbp + 16, is above sp all the same (eu-stack's x86-64
- * fallback asks that, and no more).
+ * rbp, the return address above it, the caller's sp above that
+ * (arch-x86.h).  Right for code built with frame pointers, a guess
+ * elsewhere, so the trace is marked unreliable.  rbp may equal sp: a
+ * function with a frame pointer and no locals calls with rsp == rbp
+ * (push %rbp; mov %rsp,%rbp; call), so its callee returns to sp == rbp,
+ * and a frame 0 stopped in its body has them equal too.  The caller's sp
+ * is above sp all the same (eu-stack's x86-64 fallback asks that, and no
+ * more).
  */
 static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 		     unsigned long *sp, unsigned long *bp)
