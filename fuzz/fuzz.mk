@@ -46,9 +46,10 @@ $(O)/fuzz/table_fuzz: fuzz/table_fuzz.c $(FUZZ_DEPS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC)
 
-$(O)/fuzz/walk_fuzz: fuzz/walk_fuzz.c $(FUZZ_DEPS)
+# The harness, and the model of a step it checks the walker against.
+$(O)/fuzz/walk_fuzz: fuzz/walk_fuzz.c fuzz/walk_model.c fuzz/walk_fuzz.h $(FUZZ_DEPS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ fuzz/walk_fuzz.c fuzz/walk_model.c $(CORE_SRC)
 
 $(O)/fuzz/dwarf-O2.so: FUZZ_OPT := -O2
 $(O)/fuzz/dwarf-O0.so: FUZZ_OPT := -O0 -fno-omit-frame-pointer

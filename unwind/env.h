@@ -10,6 +10,9 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/kernel.h>	/* ARRAY_SIZE() */
+#include "linux/ops.h"		/* the kernel's ops, called directly */
+#define KUNWIND_ARRAY_SIZE(a)	ARRAY_SIZE(a)
 #else
 typedef unsigned char u8;
 typedef unsigned short u16;
@@ -33,6 +36,7 @@ typedef _Bool bool;
 #endif
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+#define KUNWIND_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
 #ifndef NULL

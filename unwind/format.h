@@ -70,7 +70,8 @@
  * return address is at CFA - 8 and the caller's rbp is at CFA + bp_off
  * (bp_off 0: rbp unchanged).  For REGS, IRET and SIGNAL, reg + cfa_off is
  * the address of a saved register block whose ip, sp and bp are read at
- * the fixed offsets below; the next frame's ip is then exact.
+ * the ABI's fixed offsets (KUNWIND_PT_REGS_*, KUNWIND_IRET_*,
+ * KUNWIND_UC_* in arch-x86.h); the next frame's ip is then exact.
  */
 #define KUNWIND_TYPE_NONE	0	/* no information (gap) */
 #define KUNWIND_TYPE_CALL	1	/* ordinary frame */
@@ -102,18 +103,6 @@
  * same with BP_INDIRECT.  CALL rules only.
  */
 #define KUNWIND_REG_BP_INDIRECT	0x86
-
-/* Offsets inside the register blocks (x86-64 ABI, stable). */
-#define KUNWIND_PT_REGS_BP	32	/* struct pt_regs */
-#define KUNWIND_PT_REGS_IP	128
-#define KUNWIND_PT_REGS_CS	136	/* low 2 bits: privilege level */
-#define KUNWIND_PT_REGS_SP	152
-#define KUNWIND_IRET_IP		0	/* ip, cs, flags, sp, ss */
-#define KUNWIND_IRET_CS		8
-#define KUNWIND_IRET_SP		24
-#define KUNWIND_UC_BP		120	/* struct ucontext: uc_mcontext at 40 */
-#define KUNWIND_UC_SP		160
-#define KUNWIND_UC_IP		168
 
 /*
  * Assembly hints (unwind/linux/kunwind_asm.h) for what DWARF CFI cannot say

@@ -8,6 +8,7 @@
 
 #include "env.h"
 #include "format.h"
+#include "arch-x86.h"
 
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_hdr) == KUNWIND_HDR_SIZE);
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_seg) == KUNWIND_SEG_SIZE);
@@ -264,96 +265,11 @@ struct kunwind_ops {
 };
 
 /*
- * A call of ops->op.  In the kernel, where an indirect call is a
- * retpoline (a fifth of a profiler sample's walk under QEMU, make bench),
- * the kernel's own ops (unwind/linux/walk.c) are called directly when
- * they are the walk's, as the kernel's INDIRECT_CALL_1() does; any other
- * ops still work.
+ * A call of ops->op.  A build where an indirect call costs (a retpoline)
+ * may define KUNWIND_OP() through env.h to call its own ops directly when
+ * they are the walk's; any other ops still go through the pointer.
  */
-#ifdef __KERNEL__
-extern const struct kunwind_ops kunwind_kernel_ops;
-
-/*
- * kunwind_kernel_ops' functions (unwind/linux/walk.c), on a kernel walk:
- * ctx is its struct kunwind_walk (unwind/linux/internal.h).  They run in
- * the walk's context, any, NMI included.
- */
-
-/**
- * kunwind_kernel_find_seg() - the kernel's ops->find_seg()
- * @ctx: the walk
- * @ip: a run-time address
- * @table: set to the table of the segment found
- * @start: set to the segment's run-time start
- *
- * Return: the segment of a registered table holding @ip (the registry's
- * lookup, kunwind_registry_seg()), or NULL.
- */
-const struct kunwind_seg *kunwind_kernel_find_seg(void *ctx, unsigned long ip,
-						  const struct kunwind_hdr **table,
-						  unsigned long *start);
-
-/**
- * kunwind_kernel_read() - the kernel's ops->read()
- * @ctx: the walk
- * @addr: a word the walker proved to lie on a stack
- *        kunwind_kernel_stack() gave
- * @val: set to the word
- *
- * One kunwind_read_nofault() (unwind/linux/compat.h): a fault is fixed
- * up.  A failed read of a stack of current also warns once: those
- * stacks cannot go away under the walk.
- *
- * Return: true if the word was read, false if it faulted or the address
- * is one copy_from_kernel_nofault() refuses.
- */
-bool kunwind_kernel_read(void *ctx, unsigned long addr, unsigned long *val);
-
-/**
- * kunwind_kernel_stack() - the kernel's ops->stack()
- * @ctx: the walk
- * @sp: an address
- * @lo: set to the start of the stack holding @sp
- * @hi: set to its end
- *
- * The task stack, and for current the IRQ, exception and entry stacks
- * that get_stack_info() knows (without it, the task stack only).
- *
- * Return: true if one of the walk's task's stacks holds @sp.
- */
-bool kunwind_kernel_stack(void *ctx, unsigned long sp, unsigned long *lo,
-			  unsigned long *hi);
-
-/**
- * kunwind_kernel_ret_addr() - the kernel's ops->ret_addr()
- * @ctx: the walk
- * @ip: a return address read from the stack
- * @addr_p: where it was read
- *
- * Undoes function_graph's return_to_handler and the rethook trampoline
- * with the tracers' own records of the walk's task, as ORC's
- * unwind_recover_ret_addr().
- *
- * Return: @ip if it is no trampoline, else the real return address, or 0
- * if it cannot be had (the walk then lets ORC take that step).
- */
-unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
-				      unsigned long addr_p);
-
-/**
- * kunwind_kernel_text_ok() - the kernel's ops->text_ok()
- * @ctx: the walk
- * @ip: an address outside every segment
- *
- * Return: whether the kernel could return to or be interrupted at @ip
- * (kunwind_text_address(): __kernel_text_address() where it can be
- * called).
- */
-bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
-#define KUNWIND_OP(s, op, ...)						\
-	((s)->ops == &kunwind_kernel_ops ? kunwind_kernel_##op(__VA_ARGS__) : \
-					   (s)->ops->op(__VA_ARGS__))
-#else
+#ifndef KUNWIND_OP
 #define KUNWIND_OP(s, op, ...)	((s)->ops->op(__VA_ARGS__))
 #endif
 
@@ -392,9 +308,6 @@ struct kunwind_cache {
  * Context: Any, NMI included.
  */
 void kunwind_cache_clear(struct kunwind_cache *c);
-
-/* Stacks one walk may cross: x86-64 nests entry, exception, IRQ, task. */
-#define KUNWIND_MAX_STACKS	6
 
 struct kunwind_state {
 	unsigned long ip, sp, bp;	/* the current frame */

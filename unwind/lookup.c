@@ -9,7 +9,8 @@
  */
 #include "kunwind.h"
 
-static const char *const bad_str[KUNWIND_BAD_NR] = {
+/* One name for each enum kunwind_bad, in its order. */
+static const char *const bad_str[] = {
 	[KUNWIND_OK]		= "valid",
 	[KUNWIND_BAD_SIZE]	= "truncated table",
 	[KUNWIND_BAD_MAGIC]	= "bad magic",
@@ -19,6 +20,7 @@ static const char *const bad_str[KUNWIND_BAD_NR] = {
 	[KUNWIND_BAD_SEGMENT]	= "invalid segment",
 	[KUNWIND_BAD_ORDER]	= "rows not sorted or not covering",
 };
+KUNWIND_STATIC_ASSERT(KUNWIND_ARRAY_SIZE(bad_str) == KUNWIND_BAD_NR);
 
 const char *kunwind_bad_str(enum kunwind_bad why)
 {

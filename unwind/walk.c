@@ -13,7 +13,8 @@
  */
 #include "kunwind.h"
 
-static const char *const stop_str[KUNWIND_STOP_NR] = {
+/* One name for each enum kunwind_stop, in its order. */
+static const char *const stop_str[] = {
 	[KUNWIND_STOP_NONE]		= "not stopped",
 	[KUNWIND_STOP_END]		= "end of stack",
 	[KUNWIND_STOP_NO_ROW]		= "no unwind row",
@@ -23,6 +24,7 @@ static const char *const stop_str[KUNWIND_STOP_NR] = {
 	[KUNWIND_STOP_UNSUPPORTED]	= "unsupported rule",
 	[KUNWIND_STOP_BAD_RA]		= "bad return address",
 };
+KUNWIND_STATIC_ASSERT(KUNWIND_ARRAY_SIZE(stop_str) == KUNWIND_STOP_NR);
 
 __kunwind_walk const char *kunwind_stop_str(enum kunwind_stop why)
 {
@@ -79,17 +81,37 @@ static __kunwind_walk bool read_other_stack(struct kunwind_state *s, unsigned lo
 }
 
 /*
- * Every read is of a whole word on a known stack: the current one (the
- * common case, checked here without a call) or another the caller's
- * stack() hook vouches for.  Only then may ops->read, or a direct load
- * when the caller has no read hook, touch the memory.
+ * Every read is of a whole word on a known stack: the current one, whose
+ * words start at lo up to lo + last (the common case, checked here
+ * without a call), or, unless here_only, another the caller's stack()
+ * hook vouches for.  Only then may ops->read, or a direct load when the
+ * caller has no read hook, touch the memory.  lo and last are the walk's
+ * stack_lo and stack_last(), passed so that a loop keeps them at hand.
+ * below_top (with here_only): and not the top word, for a word whose
+ * next must lie on the stack too.
  */
+static __kunwind_walk __always_inline bool
+stack_word(struct kunwind_state *s, unsigned long lo, unsigned long last,
+	   unsigned long addr, unsigned long *val, const bool here_only,
+	   const bool below_top, const bool direct)
+{
+	if (unlikely(below_top ? addr - lo >= last : addr - lo > last))
+		return !here_only && read_other_stack(s, addr, val);
+	return load_word(s, addr, val, direct);
+}
+
+/* The offset of the current stack's top word from its start. */
+static __kunwind_walk __always_inline unsigned long
+stack_last(const struct kunwind_state *s)
+{
+	return s->stack_hi - s->stack_lo - sizeof(long);
+}
+
 static __kunwind_walk __always_inline bool
 read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 {
-	if (unlikely(addr - s->stack_lo > s->stack_hi - s->stack_lo - sizeof(long)))
-		return read_other_stack(s, addr, val);
-	return load(s, addr, val);
+	return stack_word(s, s->stack_lo, stack_last(s), addr, val, false,
+			  false, !s->ops->read);
 }
 
 /*
@@ -322,47 +344,39 @@ __kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
 
 /*
  * Without a row, guess the frame from rbp as a frame pointer: saved rbp at
- * rbp, return address at rbp + 8.  Right for code built with frame
- * pointers, a guess elsewhere, so the trace is marked unreliable.  rbp
- * may equal sp: a function with a frame pointer and no locals calls with
- * rsp == rbp (push %rbp; mov %rsp,%rbp; call), so its callee returns to
- * sp == rbp, and a frame 0 stopped in its body has them equal too.  The
- * caller's sp, rbp + 16, is above sp all the same (eu-stack's x86-64
- * fallback asks that, and no more).
+ * rbp, the return address above it, the caller's sp above that
+ * (arch-x86.h).  Right for code built with frame pointers, a guess
+ * elsewhere, so the trace is marked unreliable.  rbp may equal sp: a
+ * function with a frame pointer and no locals calls with rsp == rbp
+ * (push %rbp; mov %rsp,%rbp; call), so its callee returns to sp == rbp,
+ * and a frame 0 stopped in its body has them equal too.  The caller's sp
+ * is above sp all the same (eu-stack's x86-64 fallback asks that, and no
+ * more).
  */
 static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 		     unsigned long *sp, unsigned long *bp)
 {
 	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp < s->sp ||
-	    s->bp & 7 || s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
+	    s->bp & KUNWIND_FP_ALIGN_MASK ||
+	    s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
 		return stop(s, KUNWIND_STOP_NO_ROW);
-	if (!read_word(s, s->bp + 8, ip) || !read_word(s, s->bp, bp))
+	if (!read_word(s, s->bp + KUNWIND_FP_RA_OFF, ip) ||
+	    !read_word(s, s->bp, bp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
-	*sp = s->bp + 16;
+	*sp = s->bp + KUNWIND_FP_CFA_OFF;
 	s->unreliable = true;
 	return true;
 }
 
 /*
- * The saved register blocks: where ip, sp, rbp and cs are in a kernel
- * pt_regs, a hardware iret frame and a user signal ucontext (-1: not
- * there).  A kernel register block (cs >= 0) saved in user mode ends the
+ * A saved register block at regs, laid out as l says (arch-x86.h's
+ * kunwind_regs_layout(): where ip, sp, bp and cs are, -1 if not there).
+ * A kernel register block (one with a cs) saved in user mode ends the
  * kernel stack, as user_mode() says: by the privilege level in cs, not by
  * the value of ip.
  */
-static const struct regs_layout {
-	s16 ip, sp, bp, cs;
-} regs_layouts[] = {
-	[KUNWIND_TYPE_REGS]   = { KUNWIND_PT_REGS_IP, KUNWIND_PT_REGS_SP,
-				  KUNWIND_PT_REGS_BP, KUNWIND_PT_REGS_CS },
-	[KUNWIND_TYPE_IRET]   = { KUNWIND_IRET_IP, KUNWIND_IRET_SP, -1,
-				  KUNWIND_IRET_CS },
-	[KUNWIND_TYPE_SIGNAL] = { KUNWIND_UC_IP, KUNWIND_UC_SP, KUNWIND_UC_BP,
-				  -1 },
-};
-
 static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long regs,
-				      const struct regs_layout *l,
+				      const struct kunwind_regs_layout *l,
 				      unsigned long *ip, unsigned long *sp,
 				      unsigned long *bp)
 {
@@ -371,7 +385,7 @@ static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long reg
 	if (l->cs >= 0) {
 		if (!read_word(s, regs + l->cs, &cs))
 			return stop(s, KUNWIND_STOP_BAD_READ);
-		if (cs & 3)
+		if (kunwind_user_cs(cs))
 			return stop(s, KUNWIND_STOP_END);
 	}
 	if (!read_word(s, regs + l->ip, ip) || !read_word(s, regs + l->sp, sp))
@@ -437,6 +451,58 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
 	return step_to(s, ip, sp, bp, exact);
 }
 
+/*
+ * The CALL step, the algorithm itself, written once for kunwind_next()
+ * and call_steps(): the CFA (the caller's sp) is a base register, sp or
+ * bp, plus cfa_off; the return address is the word the call pushed, just
+ * below the CFA (at CFA - KUNWIND_RA_CFA_OFF);
+ * the caller's bp was saved at CFA + bp_off, or (bp_off 0) is bp itself.
+ * Two bases are read from the stack (format.h): a stack switch's, the
+ * sp saved at [sp]; a realigned stack's CFA and caller's bp, saved at
+ * bp + cfa_off and at bp.
+ *
+ * ordinary: call_steps()'s frame, an sp- or bp-based rule (the caller
+ * checked), whose CFA must lie above sp on the current stack (lo, last:
+ * stack_word()), step_to()'s check made before the reads, and whose
+ * words must lie there too; false otherwise, and kunwind_next() takes
+ * the frame with every check.  Else the words may lie on any known stack.
+ *
+ * Sets *cfa, the return address as read (ret_addr() is the caller's), and
+ * *caller_bp; false if a word could not be read.
+ */
+static __kunwind_walk __always_inline bool
+call_step(struct kunwind_state *s, const struct kunwind_rule *r,
+	  unsigned long sp, unsigned long bp, unsigned long lo,
+	  unsigned long last, unsigned long *cfa, unsigned long *ra,
+	  unsigned long *caller_bp, const bool ordinary, const bool direct)
+{
+	unsigned long base = r->reg == KUNWIND_REG_BP ? bp : sp;
+
+	*caller_bp = bp;
+	if (!ordinary && r->reg == KUNWIND_REG_BP_INDIRECT) {
+		if (!stack_word(s, lo, last, bp + r->cfa_off, cfa, false,
+				false, direct) ||
+		    !stack_word(s, lo, last, bp, caller_bp, false, false,
+				direct))
+			return false;
+	} else {
+		if (!ordinary && r->reg == KUNWIND_REG_SP_INDIRECT &&
+		    !stack_word(s, lo, last, sp, &base, false, false, direct))
+			return false;
+		*cfa = base + r->cfa_off;
+	}
+	/*
+	 * Ordinary: the caller's sp above sp on this stack, so the return
+	 * address, the word below it, is a word of the stack but its top.
+	 */
+	if (ordinary && *cfa <= sp)
+		return false;
+	return stack_word(s, lo, last, *cfa - KUNWIND_RA_CFA_OFF, ra, ordinary,
+			  ordinary, direct) &&
+	       (!r->bp_off || stack_word(s, lo, last, *cfa + r->bp_off,
+					 caller_bp, ordinary, false, direct));
+}
+
 __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 {
 	const struct kunwind_rule *r;
@@ -453,35 +519,22 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 	base = r && r->reg == KUNWIND_REG_BP ? s->bp : s->sp;
 	switch (r ? r->type : KUNWIND_TYPE_NONE) {
 	case KUNWIND_TYPE_CALL:
-		if (r->reg == KUNWIND_REG_BP_INDIRECT) {
-			/* A realigned stack: the CFA and rbp saved at rbp. */
-			if (!read_word(s, s->bp + r->cfa_off, &sp) ||
-			    !read_word(s, s->bp, &bp))
-				return stop(s, KUNWIND_STOP_BAD_READ);
-		} else {
-			/* A stack switch: the previous sp was saved at [rsp]. */
-			if (r->reg == KUNWIND_REG_SP_INDIRECT &&
-			    !read_word(s, s->sp, &base))
-				return stop(s, KUNWIND_STOP_BAD_READ);
-			sp = base + r->cfa_off;
-		}
-		if (!read_word(s, sp - 8, &ip))
+		if (!call_step(s, r, s->sp, s->bp, s->stack_lo, stack_last(s),
+			       &sp, &ip, &bp, false, !s->ops->read))
 			return stop(s, KUNWIND_STOP_BAD_READ);
-		ip = ret_addr(s, ip, sp - 8);
-		if (r->bp_off && !read_word(s, sp + r->bp_off, &bp))
-			return stop(s, KUNWIND_STOP_BAD_READ);
+		ip = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
 		break;
 	case KUNWIND_TYPE_PLT:
-		/* The lazy-binding push in a 16-byte PLT entry moved rsp. */
-		sp = s->sp + r->cfa_off + ((s->ip & 15) >= r->reg ? 8 : 0);
-		if (!read_word(s, sp - 8, &ip))
+		/* The lazy-binding push in a PLT entry moved rsp. */
+		sp = kunwind_plt_cfa(r, s->ip, s->sp);
+		if (!read_word(s, sp - KUNWIND_RA_CFA_OFF, &ip))
 			return stop(s, KUNWIND_STOP_BAD_READ);
-		ip = ret_addr(s, ip, sp - 8);
+		ip = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
 		break;
 	case KUNWIND_TYPE_REGS:
 	case KUNWIND_TYPE_IRET:
 	case KUNWIND_TYPE_SIGNAL:
-		if (!regs_frame(s, base + r->cfa_off, &regs_layouts[r->type],
+		if (!regs_frame(s, base + r->cfa_off, kunwind_regs_layout(r->type),
 				&ip, &sp, &bp))
 			return false;
 		exact = true;
@@ -493,17 +546,18 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 	default:	/* NONE, UNDEFINED, no table */
 		if (!fp_guess(s, &ip, &sp, &bp))
 			return false;
-		ip = ret_addr(s, ip, s->bp + 8);
+		ip = ret_addr(s, ip, s->bp + KUNWIND_FP_RA_OFF);
 		break;
 	}
 
 	/*
 	 * Interrupted right after returning to a tracer's trampoline (its
-	 * first instruction): the return address it replaced was at sp - 8.
-	 * Recovered, it is a return address again: looked up at ip - 1.
+	 * first instruction): the return address it replaced was just below
+	 * sp, where the call had pushed it.  Recovered, it is a return
+	 * address again: looked up at ip - 1.
 	 */
 	if (exact) {
-		real = ret_addr(s, ip, sp - 8);
+		real = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
 		exact = real == ip;
 		ip = real;
 	}
@@ -548,7 +602,7 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 {
 	struct kunwind_cache *cache = s->cache;
 	unsigned long ip = s->ip, sp = s->sp, bp = s->bp, lo = s->stack_lo;
-	unsigned long last = s->stack_hi - s->stack_lo - sizeof(long);
+	unsigned long last = stack_last(s);
 	unsigned long cfa, ret, raw, caller_bp;
 	unsigned int n = 0;
 	const struct kunwind_rule *r;
@@ -562,19 +616,12 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 	r = frame_rule(s);
 	while (n < max && r && r->type == KUNWIND_TYPE_CALL &&
 	       (r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP)) {
-		cfa = (r->reg == KUNWIND_REG_BP ? bp : sp) + r->cfa_off;
-		/* The return address and the saved rbp: words of this stack. */
-		if (cfa <= sp || cfa - 8 - lo >= last ||
-		    (r->bp_off && cfa + r->bp_off - lo > last))
-			break;
-		if (!load_word(s, cfa - 8, &raw, direct))
-			break;
-		caller_bp = bp;
-		if (r->bp_off && !load_word(s, cfa + r->bp_off, &caller_bp, direct))
+		if (!call_step(s, r, sp, bp, lo, last, &cfa, &raw, &caller_bp,
+			       true, direct))
 			break;
 		if (!raw)
 			break;		/* never a frame: kunwind_next() stops */
-		ret = ret_addr(s, raw, cfa - 8);
+		ret = ret_addr(s, raw, cfa - KUNWIND_RA_CFA_OFF);
 		if (unlikely(ret != raw)) {
 			tracer = true;
 			break;

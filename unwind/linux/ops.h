@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's walk operations, kunwind_kernel_ops (unwind/linux/walk.c),
+ * and the core's calls of them.  Included by unwind/env.h in the kernel
+ * build only: the freestanding core (unwind/kunwind.h) knows of ops, not
+ * of the kernel.
+ */
+#ifndef _KUNWIND_LINUX_OPS_H
+#define _KUNWIND_LINUX_OPS_H
+
+/* env.h comes before format.h and kunwind.h: their structs by name. */
+struct kunwind_ops;
+struct kunwind_hdr;
+struct kunwind_seg;
+
+extern const struct kunwind_ops kunwind_kernel_ops;
+
+/*
+ * kunwind_kernel_ops' functions (unwind/linux/walk.c), on a kernel walk:
+ * ctx is its struct kunwind_walk (unwind/linux/internal.h).  They run in
+ * the walk's context, any, NMI included.
+ */
+
+/**
+ * kunwind_kernel_find_seg() - the kernel's ops->find_seg()
+ * @ctx: the walk
+ * @ip: a run-time address
+ * @table: set to the table of the segment found
+ * @start: set to the segment's run-time start
+ *
+ * Return: the segment of a registered table holding @ip (the registry's
+ * lookup, kunwind_registry_seg()), or NULL.
+ */
+const struct kunwind_seg *kunwind_kernel_find_seg(void *ctx, unsigned long ip,
+						  const struct kunwind_hdr **table,
+						  unsigned long *start);
+
+/**
+ * kunwind_kernel_read() - the kernel's ops->read()
+ * @ctx: the walk
+ * @addr: a word the walker proved to lie on a stack
+ *        kunwind_kernel_stack() gave
+ * @val: set to the word
+ *
+ * One kunwind_read_nofault() (unwind/linux/compat.h): a fault is fixed
+ * up.  A failed read of a stack of current also warns once: those
+ * stacks cannot go away under the walk.
+ *
+ * Return: true if the word was read, false if it faulted or the address
+ * is one copy_from_kernel_nofault() refuses.
+ */
+bool kunwind_kernel_read(void *ctx, unsigned long addr, unsigned long *val);
+
+/**
+ * kunwind_kernel_stack() - the kernel's ops->stack()
+ * @ctx: the walk
+ * @sp: an address
+ * @lo: set to the start of the stack holding @sp
+ * @hi: set to its end
+ *
+ * The task stack, and for current the IRQ, exception and entry stacks
+ * that get_stack_info() knows (without it, the task stack only).
+ *
+ * Return: true if one of the walk's task's stacks holds @sp.
+ */
+bool kunwind_kernel_stack(void *ctx, unsigned long sp, unsigned long *lo,
+			  unsigned long *hi);
+
+/**
+ * kunwind_kernel_ret_addr() - the kernel's ops->ret_addr()
+ * @ctx: the walk
+ * @ip: a return address read from the stack
+ * @addr_p: where it was read
+ *
+ * Undoes function_graph's return_to_handler and the rethook trampoline
+ * with the tracers' own records of the walk's task, as ORC's
+ * unwind_recover_ret_addr().
+ *
+ * Return: @ip if it is no trampoline, else the real return address, or 0
+ * if it cannot be had (the walk then lets ORC take that step).
+ */
+unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
+				      unsigned long addr_p);
+
+/**
+ * kunwind_kernel_text_ok() - the kernel's ops->text_ok()
+ * @ctx: the walk
+ * @ip: an address outside every segment
+ *
+ * Return: whether the kernel could return to or be interrupted at @ip
+ * (kunwind_text_address(): __kernel_text_address() where it can be
+ * called).
+ */
+bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
+
+/*
+ * The core's call of ops->op (KUNWIND_OP(), unwind/kunwind.h).  An
+ * indirect call is a retpoline here (a fifth of a profiler sample's walk
+ * under QEMU, make bench): the kernel's own ops are called directly when
+ * they are the walk's, as the kernel's INDIRECT_CALL_1() does; any other
+ * ops still work.
+ */
+#define KUNWIND_OP(s, op, ...)						\
+	((s)->ops == &kunwind_kernel_ops ? kunwind_kernel_##op(__VA_ARGS__) : \
+					   (s)->ops->op(__VA_ARGS__))
+
+#endif /* _KUNWIND_LINUX_OPS_H */
