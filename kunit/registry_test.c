@@ -36,7 +36,11 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <asm/ibt.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/counters.h"
+#include "unwind/linux/kwalk.h"
+#include "unwind/linux/registry.h"
+#include "unwind/linux/registry_lookup.h"
+#include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
 
 #define HELPER		"kunwind_test_helper"

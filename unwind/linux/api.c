@@ -11,7 +11,23 @@
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
-#include "internal.h"
+#include "kwalk.h"
+#include "print.h"
+#include "symbols.h"
+
+/*
+ * The caller's frame, for starting from current: ip is the return
+ * address into the caller of the function this expands in, sp the
+ * caller's sp after the return, bp its rbp.  Forces a frame pointer in
+ * that function (see __builtin_frame_address()).
+ */
+#define kunwind_caller_frame(ip, sp, bp)				\
+do {									\
+	unsigned long *__fp = __builtin_frame_address(0);		\
+	(ip) = (unsigned long)__builtin_return_address(0);		\
+	(sp) = (unsigned long)(__fp + 2);				\
+	(bp) = __fp[0];							\
+} while (0)
 
 /* ---- walks --------------------------------------------------------- */
 

@@ -5,7 +5,7 @@
  * calls nothing of kunwind's.
  */
 #include <linux/percpu.h>
-#include "internal.h"
+#include "counters.h"
 
 static DEFINE_PER_CPU(unsigned long [KUNWIND_CNT_NR], kunwind_counters);
 

@@ -7,7 +7,7 @@
  * declaration.
  */
 #include <linux/export.h>
-#include "internal.h"
+#include "../kunwind.h"
 
 typeof(kunwind_table_check) kunwind_table_check;
 EXPORT_SYMBOL_GPL(kunwind_table_check);

@@ -21,7 +21,12 @@
  * (<linux/module.h>), and kunwind_exit() is discarded when built in.
  */
 #include <linux/module.h>
-#include "internal.h"
+#include "debugfs.h"
+#include "kwalk.h"
+#include "oops.h"
+#include "profile.h"
+#include "registry.h"
+#include "symbols.h"
 
 static int __init kunwind_init(void)
 {

@@ -47,7 +47,11 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
-#include "internal.h"
+#include "kunwind_api.h"
+#include "registry.h"
+#include "registry_lookup.h"
+#include "symbols.h"
+#include "vmlinux.h"
 
 struct kunwind_registration_seg {
 	unsigned long start, end;	/* run-time [start, end) */
