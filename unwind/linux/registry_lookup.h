@@ -51,7 +51,7 @@ bool kunwind_registry_fallback(unsigned long ip, unsigned int why);
  * not kunwind.ko's: where the lookups' segments are and their layout.
  * They find it by its name in kunwind.ko's kallsyms (CONFIG_KALLSYMS_ALL)
  * or by its magic in kunwind.ko's read-only data.  The layout of struct
- * kunwind_live and kunwind_live_seg (registry.c) changes with kunwind.ko;
+ * kunwind_live and kunwind_live_seg (registry_lookup.c) changes with kunwind.ko;
  * this says it, versioned by magic and version.
  */
 struct kunwind_debug_info {
