@@ -268,7 +268,7 @@ static int race_worker(void *arg);
 static noinline void race_walk(struct race *r, unsigned long fn)
 {
 	unsigned long fake[16] = { (unsigned long)race_worker };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 	unsigned long ip1 = 1;
 	unsigned int n = 1, flags1 = 0;
 
@@ -861,7 +861,7 @@ static bool stats_value(const char *buf, const char *line_start,
 static noinline void walk_to_no_row(void)
 {
 	unsigned long fake[2] = { 0, 0 };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 
 	/* ip: data, no table, no ORC entry: the fallback fails too. */
 	kunwind_walk_start(&w, NULL, (unsigned long)fake, (unsigned long)fake,

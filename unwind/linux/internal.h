@@ -12,4 +12,12 @@
 #include "registry_lookup.h"
 #include "symbols.h"
 
+/*
+ * profile.c still calls the kernel walk's state by its old name, struct
+ * kunwind_walk, now struct kunwind_kstate (kwalk.h).  It neither calls
+ * nor declares the function kunwind_walk(), and includes this last, so
+ * the old name maps to the new one for it alone.  Goes with this file.
+ */
+#define kunwind_walk kunwind_kstate
+
 #endif /* _KUNWIND_INTERNAL_H */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel walk (walk.c): the core walker's state plus what the
- * kernel's ops need, started from registers, from current or from a
- * sleeping task, stepped by tables and by the ORC fallback.  api.c and
- * the profiler walk through it.  Exported GPL for the KUnit suites:
+ * The kernel walk (kwalk.c): struct kunwind_kstate, the core walker's
+ * state plus what the kernel's ops need, started from registers, from
+ * current or from a sleeping task, stepped by tables and by the ORC
+ * fallback.  api.c (whose kunwind_walk() is the public walk) and the
+ * profiler walk through it.  Exported GPL for the KUnit suites:
  * every function here but the lookup caches' init and exit and
  * kunwind_walk_stack_name().
  */
@@ -34,7 +35,9 @@ struct llist_node;
 })
 
 /*
- * One walk: the core walker's state plus what the kernel's ops need.
+ * The state of one kernel walk, as struct kunwind_state is the core's (and
+ * ORC's struct unwind_state the kernel's): that state plus what the
+ * kernel's ops need; the ops' ctx is the struct kunwind_kstate.
  * Use: kunwind_walk_start*(); if it returns true, w->s.ip/sp/bp is the
  * first frame (w->frame_flags its KUNWIND_FRAME_* flags); then
  * kunwind_walk_next() until it returns false, each true a new frame; then
@@ -42,7 +45,7 @@ struct llist_node;
  * RCU read-side section), from start to end.  w->s.stop says why the
  * walk ended (KUNWIND_STOP_END: complete).
  */
-struct kunwind_walk {
+struct kunwind_kstate {
 	struct kunwind_state s;
 	struct task_struct *task;
 	struct pt_regs *regs;		/* the registers a walk started from */
@@ -76,7 +79,7 @@ struct kunwind_walk {
  * Context: Any context; disables preemption until kunwind_walk_end().
  * Return: true if @w's first frame is valid; kunwind_walk_end() either way.
  */
-bool kunwind_walk_start(struct kunwind_walk *w, struct task_struct *task,
+bool kunwind_walk_start(struct kunwind_kstate *w, struct task_struct *task,
 			unsigned long ip, unsigned long sp, unsigned long bp,
 			bool first_called);
 /**
@@ -90,7 +93,7 @@ bool kunwind_walk_start(struct kunwind_walk *w, struct task_struct *task,
  * Context: Any context; disables preemption until kunwind_walk_end().
  * Return: true if @w's first frame is valid; kunwind_walk_end() either way.
  */
-bool kunwind_walk_start_regs(struct kunwind_walk *w, struct pt_regs *regs);
+bool kunwind_walk_start_regs(struct kunwind_kstate *w, struct pt_regs *regs);
 /**
  * kunwind_walk_start_task() - Start a walk of a sleeping task.
  * @w:    the walk
@@ -101,7 +104,7 @@ bool kunwind_walk_start_regs(struct kunwind_walk *w, struct pt_regs *regs);
  * Return: true if @w's first frame, where @task sleeps, is valid;
  * kunwind_walk_end() either way.
  */
-bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task);
+bool kunwind_walk_start_task(struct kunwind_kstate *w, struct task_struct *task);
 /**
  * kunwind_walk_next() - Step to the caller.
  * @w: a started walk
@@ -114,7 +117,7 @@ bool kunwind_walk_start_task(struct kunwind_walk *w, struct task_struct *task);
  * Return: true if @w's current frame is the caller's; false when the walk
  * ended (w->s.stop says why).
  */
-bool kunwind_walk_next(struct kunwind_walk *w);
+bool kunwind_walk_next(struct kunwind_kstate *w);
 
 /**
  * kunwind_walk_trace() - Store the ips of a walk's frames.
@@ -129,7 +132,7 @@ bool kunwind_walk_next(struct kunwind_walk *w);
  * Context: Between kunwind_walk_start*() and kunwind_walk_end().
  * Return: the number of ips stored.
  */
-unsigned int kunwind_walk_trace(struct kunwind_walk *w, unsigned long *pc,
+unsigned int kunwind_walk_trace(struct kunwind_kstate *w, unsigned long *pc,
 				unsigned int max);
 
 /**
@@ -139,10 +142,10 @@ unsigned int kunwind_walk_trace(struct kunwind_walk *w, unsigned long *pc,
  * Counts the stop reason, releases the task's stack, the lookup cache and
  * the RCU read-side section (preemption enabled again).
  */
-void kunwind_walk_end(struct kunwind_walk *w);
+void kunwind_walk_end(struct kunwind_kstate *w);
 
 /* dump_stack()'s name of the stack of @w's task holding @sp ("IRQ", ...). */
-const char *kunwind_walk_stack_name(struct kunwind_walk *w, unsigned long sp);
+const char *kunwind_walk_stack_name(struct kunwind_kstate *w, unsigned long sp);
 
 /* The per-CPU lookup caches of walks; walks work without. */
 int kunwind_walk_caches_init(void);

@@ -62,7 +62,7 @@ static __kunwind_walk bool word_in(unsigned long addr, unsigned long lo,
 }
 
 /* The stack of w's task holding addr: [*lo, *hi), and its type. */
-static __kunwind_walk bool find_stack(struct kunwind_walk *w,
+static __kunwind_walk bool find_stack(struct kunwind_kstate *w,
 				      unsigned long addr, unsigned long *lo,
 				      unsigned long *hi, enum stack_type *type)
 {
@@ -97,7 +97,7 @@ static __kunwind_walk bool find_stack(struct kunwind_walk *w,
  * as ORC's __unwind_start() and show_trace_log_lvl() take it.  Only
  * that first frame's sp may lie there; every other must be on a stack.
  */
-static __kunwind_walk bool guard_page_stack(struct kunwind_walk *w,
+static __kunwind_walk bool guard_page_stack(struct kunwind_kstate *w,
 					    unsigned long sp,
 					    unsigned long *lo,
 					    unsigned long *hi,
@@ -109,7 +109,7 @@ static __kunwind_walk bool guard_page_stack(struct kunwind_walk *w,
 }
 
 /* dump_stack()'s name of the stack holding sp. */
-__kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_walk *w,
+__kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_kstate *w,
 						   unsigned long sp)
 {
 	enum stack_type type;
@@ -140,7 +140,7 @@ kunwind_kernel_find_seg(void *ctx, unsigned long ip,
 __kunwind_walk bool kunwind_kernel_read(void *ctx, unsigned long addr,
 					unsigned long *val)
 {
-	struct kunwind_walk *w = ctx;
+	struct kunwind_kstate *w = ctx;
 
 	if (likely(kunwind_read_nofault(addr, val)))
 		return true;
@@ -171,7 +171,7 @@ static __kunwind_walk bool is_trampoline(unsigned long ip)
 __kunwind_walk unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
 						     unsigned long addr_p)
 {
-	struct kunwind_walk *w = ctx;
+	struct kunwind_kstate *w = ctx;
 	unsigned long real = ip;
 
 	if (likely(!is_trampoline(ip)))
@@ -217,7 +217,7 @@ EXPORT_SYMBOL_GPL(kunwind_kernel_ops);
  * idle path or early in an interrupt entry), such a section protects
  * nothing: the walk is refused (walk_fail() below).
  */
-static __kunwind_walk void walk_init(struct kunwind_walk *w,
+static __kunwind_walk void walk_init(struct kunwind_kstate *w,
 				     struct task_struct *task)
 {
 	preempt_disable_notrace();
@@ -282,7 +282,7 @@ void kunwind_walk_caches_exit(void)
 	walk_caches = NULL;
 }
 
-static __kunwind_walk void cache_take(struct kunwind_walk *w)
+static __kunwind_walk void cache_take(struct kunwind_kstate *w)
 {
 	struct kunwind_walk_cache *wc;
 	unsigned long gen;
@@ -306,7 +306,7 @@ static __kunwind_walk void cache_take(struct kunwind_walk *w)
 	w->s.cache = &wc->c;
 }
 
-static __kunwind_walk void cache_put(struct kunwind_walk *w)
+static __kunwind_walk void cache_put(struct kunwind_kstate *w)
 {
 	if (!w->cache)
 		return;
@@ -317,7 +317,7 @@ static __kunwind_walk void cache_put(struct kunwind_walk *w)
 }
 
 /* A walk that cannot start: no frame, stopped. */
-static __kunwind_walk bool walk_fail(struct kunwind_walk *w,
+static __kunwind_walk bool walk_fail(struct kunwind_kstate *w,
 				     enum kunwind_stop why)
 {
 	w->s.stop = why;
@@ -325,7 +325,7 @@ static __kunwind_walk bool walk_fail(struct kunwind_walk *w,
 }
 
 /* A walk that starts: its first frame counts. */
-static __kunwind_walk bool walk_first(struct kunwind_walk *w)
+static __kunwind_walk bool walk_first(struct kunwind_kstate *w)
 {
 	w->nr_frames = 1;
 	return true;
@@ -338,7 +338,7 @@ static __kunwind_walk bool walk_first(struct kunwind_walk *w)
  * under the walk.  Not without put_task_stack() (not exported), which
  * drops the reference.
  */
-static __kunwind_walk bool pin_other_stack(struct kunwind_walk *w)
+static __kunwind_walk bool pin_other_stack(struct kunwind_kstate *w)
 {
 	if (in_nmi() || in_hardirq() || kunwind_task_running(w->task) ||
 	    !kunwind_sym.put_task_stack || !try_get_task_stack(w->task)) {
@@ -349,7 +349,7 @@ static __kunwind_walk bool pin_other_stack(struct kunwind_walk *w)
 	return true;
 }
 
-__kunwind_walk bool kunwind_walk_start(struct kunwind_walk *w,
+__kunwind_walk bool kunwind_walk_start(struct kunwind_kstate *w,
 				       struct task_struct *task,
 				       unsigned long ip, unsigned long sp,
 				       unsigned long bp, bool first_called)
@@ -375,7 +375,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start);
  * replaces there, steps to it (orc_find(0) is its null entry), as the
  * kernel's own trace of that oops does.
  */
-__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
+__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_kstate *w,
 					    struct pt_regs *regs)
 {
 	walk_init(w, current);
@@ -396,7 +396,6 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
 	w->frame_flags = KUNWIND_FRAME_REGS;
 	return walk_first(w);
 }
-
 EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
 
 /*
@@ -406,7 +405,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
  * never run returns to ret_from_fork instead, whose first instruction is
  * exact.  (As ORC's __unwind_start().)
  */
-__kunwind_walk bool kunwind_walk_start_task(struct kunwind_walk *w,
+__kunwind_walk bool kunwind_walk_start_task(struct kunwind_kstate *w,
 					    struct task_struct *task)
 {
 	const size_t size = sizeof(struct inactive_task_frame);
@@ -445,7 +444,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start_task);
  * the CFA on the previous stack.  Only for an rsp-based call rule; a
  * KUNWIND_HINT_STACK_SWITCH row (SP_INDIRECT) already reads the word.
  */
-static __kunwind_walk bool irq_stack_return(struct kunwind_walk *w)
+static __kunwind_walk bool irq_stack_return(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	unsigned long lo, hi;
@@ -465,7 +464,7 @@ enum orc_result { ORC_FAILED, ORC_STEPPED, ORC_END };
  * it (a frame interrupted in a realigned prologue needs r10 or r13), or
  * the walk started from it.
  */
-static __kunwind_walk struct pt_regs *frame_regs(struct kunwind_walk *w)
+static __kunwind_walk struct pt_regs *frame_regs(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	struct pt_regs *r = s->depth ? w->orc_regs : w->regs;
@@ -484,7 +483,7 @@ static __kunwind_walk struct pt_regs *frame_regs(struct kunwind_walk *w)
  * undoes tracers' trampolines itself, and checks that the address is
  * text (unwind_get_return_address()).
  */
-static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
+static __kunwind_walk enum orc_result orc_step(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	struct pt_regs regs, *full = frame_regs(w);
@@ -519,7 +518,7 @@ static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
 	return ORC_STEPPED;
 }
 #else
-static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
+static __kunwind_walk enum orc_result orc_step(struct kunwind_kstate *w)
 {
 	return ORC_FAILED;
 }
@@ -531,7 +530,7 @@ static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
  * table is registered for ip's text at all (only on this slow path, so
  * the lookup is not repeated on every step); else the row's step failed.
  */
-static __kunwind_walk unsigned int fallback_reason(struct kunwind_walk *w)
+static __kunwind_walk unsigned int fallback_reason(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	const struct kunwind_hdr *table;
@@ -555,7 +554,7 @@ static __kunwind_walk unsigned int fallback_reason(struct kunwind_walk *w)
  * that then failed is not counted here, ORC undoes it again for its own.
  * Every step it takes is counted with its reason (struct kunwind_steps).
  */
-static __kunwind_walk bool orc_fallback(struct kunwind_walk *w,
+static __kunwind_walk bool orc_fallback(struct kunwind_kstate *w,
 					unsigned int recovered)
 {
 	struct kunwind_state *s = &w->s;
@@ -598,7 +597,7 @@ static __kunwind_walk bool may_fall_back(const struct kunwind_state *s)
 	return s->stop != KUNWIND_STOP_END && s->stop != KUNWIND_STOP_DEPTH;
 }
 
-__kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
+__kunwind_walk bool kunwind_walk_next(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	unsigned long sp = s->sp, lo = s->stack_lo, hi = s->stack_hi;
@@ -637,7 +636,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_next);
  * kunwind_trace_calls(), everything else through kunwind_walk_next(),
  * with its ORC fallback.  For callers that want nothing but the ips.
  */
-__kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
+__kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_kstate *w,
 					       unsigned long *pc,
 					       unsigned int max)
 {
@@ -680,7 +679,7 @@ __kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
 EXPORT_SYMBOL_GPL(kunwind_walk_trace);
 
 /* The walk's counts go to the per-CPU counters once, at its end. */
-__kunwind_walk void kunwind_walk_end(struct kunwind_walk *w)
+__kunwind_walk void kunwind_walk_end(struct kunwind_kstate *w)
 {
 	kunwind_count(KUNWIND_CNT_FRAMES, w->nr_frames);
 	kunwind_count(KUNWIND_CNT_TABLE, w->steps.tables);
