@@ -35,6 +35,8 @@ static const char * const seg_state_str[] = {
 	[KUNWIND_SEG_DROPPED]	= "dropped",
 };
 
+static_assert(ARRAY_SIZE(seg_state_str) == KUNWIND_SEG_NR);
+
 /* ---- registration -------------------------------------------------- */
 
 static enum kunwind_seg_state seg_place(unsigned long start, unsigned long end,

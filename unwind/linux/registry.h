@@ -32,6 +32,7 @@ enum kunwind_seg_state {
 	KUNWIND_SEG_INIT,	/* inside init text: looked up until init is freed */
 	KUNWIND_SEG_DEAD,	/* init text, freed */
 	KUNWIND_SEG_DROPPED,	/* outside the object's text: not loaded */
+	KUNWIND_SEG_NR
 };
 
 struct kunwind_registration;
