@@ -10,7 +10,7 @@
  */
 #include <linux/kthread.h>
 #include <linux/sched/task_stack.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/registry_lookup.h"
 #include "kunwind_test.h"
 
 struct kt_asm_point {

@@ -26,7 +26,10 @@
 #include <linux/sched/task_stack.h>
 #include <asm/ptrace.h>
 #include <asm/vsyscall.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/counters.h"
+#include "unwind/linux/kwalk.h"
+#include "unwind/linux/registry_lookup.h"
+#include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
 
 struct bad_addr {

@@ -38,7 +38,9 @@
 #include <linux/stacktrace.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/kunwind_api.h"
+#include "unwind/linux/registry.h"
+#include "unwind/linux/registry_lookup.h"
 
 static unsigned int rounds = 100;
 module_param(rounds, uint, 0444);

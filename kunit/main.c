@@ -18,7 +18,8 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/umh.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/registry.h"
+#include "unwind/linux/registry_lookup.h"
 #include "kunwind_test.h"
 
 char *kt_module_dir = "/lib/kunwind";

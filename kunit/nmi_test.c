@@ -65,7 +65,8 @@
 #include <asm/apic.h>
 #include <asm/nmi.h>
 #include <asm/stacktrace.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/oops.h"
+#include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
 
 /*

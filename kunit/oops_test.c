@@ -15,7 +15,9 @@
 #include <linux/preempt.h>
 #include <asm/irq_regs.h>
 #include <asm/ptrace.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/counters.h"
+#include "unwind/linux/oops.h"
+#include "unwind/linux/print.h"
 #include "kunwind_test.h"
 
 /* Frames of the walk from here, as kunwind_oops_show() walks them. */

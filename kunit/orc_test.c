@@ -34,7 +34,6 @@
 #include <linux/timer.h>
 #include <asm/irq_regs.h>
 #include <asm/ptrace.h>
-#include "unwind/linux/internal.h"
 #include "kunwind_test.h"
 
 struct point {

@@ -36,7 +36,11 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <asm/ibt.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/counters.h"
+#include "unwind/linux/kwalk.h"
+#include "unwind/linux/registry.h"
+#include "unwind/linux/registry_lookup.h"
+#include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
 
 #define HELPER		"kunwind_test_helper"
@@ -264,7 +268,7 @@ static int race_worker(void *arg);
 static noinline void race_walk(struct race *r, unsigned long fn)
 {
 	unsigned long fake[16] = { (unsigned long)race_worker };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 	unsigned long ip1 = 1;
 	unsigned int n = 1, flags1 = 0;
 
@@ -857,7 +861,7 @@ static bool stats_value(const char *buf, const char *line_start,
 static noinline void walk_to_no_row(void)
 {
 	unsigned long fake[2] = { 0, 0 };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 
 	/* ip: data, no table, no ORC entry: the fallback fails too. */
 	kunwind_walk_start(&w, NULL, (unsigned long)fake, (unsigned long)fake,

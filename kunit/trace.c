@@ -32,7 +32,6 @@
 #include <linux/sched/task_stack.h>
 #include <asm/irq_regs.h>
 #include <asm/unwind.h>
-#include "unwind/linux/internal.h"
 #include "kunwind_test.h"
 
 struct kt_compare_stats kt_stats;

@@ -25,7 +25,9 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <asm/irq_regs.h>
-#include "unwind/linux/internal.h"
+#include "unwind/linux/counters.h"
+#include "unwind/linux/kwalk.h"
+#include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
 
 struct tracer_point {

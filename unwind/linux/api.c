@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The public API (kunwind_api.h), on the kernel walks of walk.c.
+ * The public API (kunwind_api.h), on the kernel walks of kwalk.c.
  *
  * Starting from current.  Each exported entry point captures its own
  * caller's frame (kunwind_caller_frame()): the first frame is the return
@@ -11,7 +11,23 @@
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
-#include "internal.h"
+#include "kwalk.h"
+#include "print.h"
+#include "symbols.h"
+
+/*
+ * The caller's frame, for starting from current: ip is the return
+ * address into the caller of the function this expands in, sp the
+ * caller's sp after the return, bp its rbp.  Forces a frame pointer in
+ * that function (see __builtin_frame_address()).
+ */
+#define kunwind_caller_frame(ip, sp, bp)				\
+do {									\
+	unsigned long *__fp = __builtin_frame_address(0);		\
+	(ip) = (unsigned long)__builtin_return_address(0);		\
+	(sp) = (unsigned long)(__fp + 2);				\
+	(bp) = __fp[0];							\
+} while (0)
 
 /* ---- walks --------------------------------------------------------- */
 
@@ -40,7 +56,7 @@ static __kunwind_walk bool call_fn(kunwind_consume_fn fn, void *cookie,
  * Report the frames of a started walk to fn and end it.  Returns the stop
  * reason; KUNWIND_STOP_NONE if fn ended the walk.
  */
-static __kunwind_walk int walk_frames(struct kunwind_walk *w, bool first,
+static __kunwind_walk int walk_frames(struct kunwind_kstate *w, bool first,
 				      kunwind_consume_fn fn, void *cookie)
 {
 	struct kunwind_frame f;
@@ -67,9 +83,9 @@ static __kunwind_walk int walk_frames(struct kunwind_walk *w, bool first,
  * function that inlines this: its caller is the first frame) or from a
  * sleeping task.
  */
-static __kunwind_walk __always_inline bool start_walk(struct kunwind_walk *w,
-				       struct task_struct *task,
-				       struct pt_regs *regs)
+static __kunwind_walk __always_inline bool
+start_walk(struct kunwind_kstate *w, struct task_struct *task,
+	   struct pt_regs *regs)
 {
 	unsigned long ip, sp, bp;
 
@@ -82,10 +98,11 @@ static __kunwind_walk __always_inline bool start_walk(struct kunwind_walk *w,
 	return kunwind_walk_start_task(w, task);
 }
 
-__kunwind_walk noinline int kunwind_walk(struct task_struct *task, struct pt_regs *regs,
-			  kunwind_consume_fn fn, void *cookie)
+__kunwind_walk noinline int
+kunwind_walk(struct task_struct *task, struct pt_regs *regs,
+	     kunwind_consume_fn fn, void *cookie)
 {
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 	bool first = start_walk(&w, task, regs);
 
 	return walk_frames(&w, first, fn, cookie);
@@ -117,7 +134,7 @@ static __kunwind_walk bool save_frame(void *cookie, const struct kunwind_frame *
  * frame is filtered, the frames after the skipped ones in runs
  * (kunwind_walk_trace()).
  */
-static __kunwind_walk void save_walk(struct kunwind_walk *w, bool first,
+static __kunwind_walk void save_walk(struct kunwind_kstate *w, bool first,
 				     struct save_args *a,
 				     struct kunwind_steps *steps)
 {
@@ -146,12 +163,12 @@ static __kunwind_walk unsigned int save_none(struct kunwind_steps *steps)
 	return 0;
 }
 
-__kunwind_walk noinline unsigned int kunwind_save(unsigned long *store, unsigned int size,
-				   unsigned int skip,
-				   struct kunwind_steps *steps)
+__kunwind_walk noinline unsigned int
+kunwind_save(unsigned long *store, unsigned int size, unsigned int skip,
+	     struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0 };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 
 	if (!size)
 		return save_none(steps);
@@ -167,7 +184,7 @@ __kunwind_walk unsigned int kunwind_save_regs(struct pt_regs *regs,
 					      struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0 };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 
 	if (!size)
 		return save_none(steps);
@@ -177,13 +194,13 @@ __kunwind_walk unsigned int kunwind_save_regs(struct pt_regs *regs,
 EXPORT_SYMBOL_GPL(kunwind_save_regs);
 
 /* Like stack_trace_save_tsk(): without scheduler and lock functions. */
-__kunwind_walk noinline unsigned int kunwind_save_tsk(struct task_struct *task,
-				       unsigned long *store,
-				       unsigned int size, unsigned int skip,
-				       struct kunwind_steps *steps)
+__kunwind_walk noinline unsigned int
+kunwind_save_tsk(struct task_struct *task, unsigned long *store,
+		 unsigned int size, unsigned int skip,
+		 struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0, true };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 
 	if (!size)
 		return save_none(steps);
@@ -195,7 +212,7 @@ EXPORT_SYMBOL_GPL(kunwind_save_tsk);
 /* ---- printing ------------------------------------------------------ */
 
 struct show_args {
-	struct kunwind_walk *w;
+	struct kunwind_kstate *w;
 	const struct kunwind_print *p;
 	const char *stack;	/* name of the stack being printed */
 	unsigned int skip;	/* frames still to leave out */
@@ -259,7 +276,7 @@ static __kunwind_walk bool show_frame(void *cookie, const struct kunwind_frame *
  * The one printer: header, frames, how the walk ended, its steps.  Every
  * line but the frames starts "kunwind: ".
  */
-static __kunwind_walk unsigned int show_walk(struct kunwind_walk *w, bool first,
+static __kunwind_walk unsigned int show_walk(struct kunwind_kstate *w, bool first,
 					     const struct kunwind_print *p)
 {
 	struct show_args a = { w, p, NULL, p->skip, 0 };
@@ -296,21 +313,22 @@ static __kunwind_walk unsigned int show_walk(struct kunwind_walk *w, bool first,
  * For oops.c: print current's stack from regs, or (regs NULL) from the
  * function that calls this, leaving out p->skip frames.
  */
-__kunwind_walk noinline unsigned int kunwind_print_trace(struct pt_regs *regs,
-						  const struct kunwind_print *p)
+__kunwind_walk noinline unsigned int
+kunwind_print_trace(struct pt_regs *regs, const struct kunwind_print *p)
 {
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 
 	return show_walk(&w, start_walk(&w, NULL, regs), p);
 }
 EXPORT_SYMBOL_GPL(kunwind_print_trace);
 
-__kunwind_walk noinline void kunwind_show_stack(struct task_struct *task,
-				 struct pt_regs *regs, const char *loglvl)
+__kunwind_walk noinline void
+kunwind_show_stack(struct task_struct *task, struct pt_regs *regs,
+		   const char *loglvl)
 {
 	struct kunwind_print p = { .loglvl = loglvl ? loglvl : KERN_DEFAULT,
 				   .max = KUNWIND_MAX_DEPTH };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 
 	show_walk(&w, start_walk(&w, task, regs), &p);
 }
@@ -320,7 +338,7 @@ __kunwind_walk noinline void kunwind_dump_stack(void)
 {
 	struct kunwind_print p = { .loglvl = KERN_DEFAULT,
 				   .max = KUNWIND_MAX_DEPTH };
-	struct kunwind_walk w;
+	struct kunwind_kstate w;
 
 	show_walk(&w, start_walk(&w, NULL, NULL), &p);
 }

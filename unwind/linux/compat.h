@@ -90,7 +90,7 @@ static inline bool kunwind_mod_symtab(const struct module *mod,
 }
 
 /* ---- a module's table: its section, its read-only memory ----------- */
-/* (registry.c's block: kunwind_mod_section(), kunwind_mod_ro_holds()) */
+/* (discovery.c's block: kunwind_mod_section(), kunwind_mod_ro_holds()) */
 
 #if defined(CONFIG_KALLSYMS) && defined(CONFIG_SYSFS)
 /*

@@ -5,11 +5,12 @@
  * calls nothing of kunwind's.
  */
 #include <linux/percpu.h>
-#include "internal.h"
+#include "counters.h"
 
 static DEFINE_PER_CPU(unsigned long [KUNWIND_CNT_NR], kunwind_counters);
 
-static const char * const counter_names[KUNWIND_CNT_STOP] = {
+/* The stop counters are named by kunwind_stop_str(). */
+static const char * const counter_names[] = {
 	[KUNWIND_CNT_WALKS]		= "walks",
 	[KUNWIND_CNT_FRAMES]		= "frames",
 	[KUNWIND_CNT_TABLE]		= "table_steps",
@@ -26,6 +27,8 @@ static const char * const counter_names[KUNWIND_CNT_STOP] = {
 	[KUNWIND_CNT_DEATHS]		= "death_traces",
 	[KUNWIND_CNT_DEATHS_NESTED]	= "death_traces_refused_nested",
 };
+
+static_assert(ARRAY_SIZE(counter_names) == KUNWIND_CNT_STOP);
 
 static const char * const fallback_names[] = {
 	[KUNWIND_FALLBACK_NO_TABLE]	= "no table",

@@ -10,7 +10,10 @@
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
-#include "internal.h"
+#include "counters.h"
+#include "debugfs.h"
+#include "profile.h"
+#include "registry.h"
 
 static struct dentry *kunwind_dir;
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The freestanding core's functions, exported for the KUnit suites
- * (kunit/).  lookup.c and walk.c include no kernel header, so their
+ * (kunit/).  unwind/lookup.c and walk.c include no kernel header, so their
  * exports are here; each is redeclared on the line before (typeof keeps
  * it the declaration of unwind/kunwind.h) so the export follows a
  * declaration.
  */
 #include <linux/export.h>
-#include "internal.h"
+#include "../kunwind.h"
 
 typeof(kunwind_table_check) kunwind_table_check;
 EXPORT_SYMBOL_GPL(kunwind_table_check);

@@ -103,6 +103,9 @@ static __always_inline unsigned int kunwind_steps_fallback(const struct kunwind_
  */
 const char *kunwind_fallback_str(unsigned int why);
 
+/* The most frames a walk reports. */
+#define KUNWIND_MAX_DEPTH	128
+
 /* Return false to stop the walk. */
 typedef bool (*kunwind_consume_fn)(void *cookie, const struct kunwind_frame *f);
 
@@ -121,7 +124,7 @@ typedef bool (*kunwind_consume_fn)(void *cookie, const struct kunwind_frame *f);
  *      (CONFIG_DEBUG_ATOMIC_SLEEP) warn once if it slept.
  * @cookie: passed to @fn
  *
- * At most 128 frames (KUNWIND_MAX_DEPTH of internal.h) are walked.
+ * At most KUNWIND_MAX_DEPTH frames are walked.
  *
  * Context: Any, NMI included; takes no lock, never sleeps.  A walk of
  * another task is refused in NMI and hardirq (dropping its stack's

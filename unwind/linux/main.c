@@ -4,8 +4,8 @@
  * build time.  See Documentation/kunwind.rst.
  *
  * Init order: resolve the kernel internals walks need (symbols.c), the
- * walks' lookup caches (walk.c), then register tables and the module
- * notifier (registry.c), then the die and panic notifiers (oops.c), the
+ * walks' lookup caches (kwalk.c), then register tables and the module
+ * notifier (discovery.c), then the die and panic notifiers (oops.c), the
  * profiler's module notifier (profile.c), then debugfs.  A missing piece
  * degrades the module (a message says which), it never fails the load:
  * only the notifiers' registrations can.
@@ -21,7 +21,12 @@
  * (<linux/module.h>), and kunwind_exit() is discarded when built in.
  */
 #include <linux/module.h>
-#include "internal.h"
+#include "debugfs.h"
+#include "kwalk.h"
+#include "oops.h"
+#include "profile.h"
+#include "registry.h"
+#include "symbols.h"
 
 static int __init kunwind_init(void)
 {

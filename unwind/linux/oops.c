@@ -39,7 +39,11 @@
 #include <linux/smp.h>
 #include <linux/stringify.h>
 #include <asm/ptrace.h>
-#include "internal.h"
+#include "counters.h"
+#include "kunwind_api.h"
+#include "oops.h"
+#include "print.h"
+#include "symbols.h"
 
 static bool oops_on = IS_ENABLED(CONFIG_KUNWIND_OOPS);
 module_param_named(oops, oops_on, bool, 0644);

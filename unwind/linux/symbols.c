@@ -10,13 +10,20 @@
  * functions whose address is never taken, and calling one raises #CP).
  * Whatever cannot be had is said once at load, with what is lost; the
  * module never fails to load for it.
+ *
+ * Then what stands in, on the walk's path, for kernel functions kunwind
+ * may not call (unexported, or not resolved): __kernel_text_address()'s
+ * and in_sched_functions()'s answers from the bounds resolved here.
  */
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
-#include "internal.h"
+#include "../env.h"
+#include "symbols.h"
 
 struct kunwind_syms kunwind_sym __ro_after_init;
 EXPORT_SYMBOL_GPL(kunwind_sym);
@@ -208,3 +215,73 @@ void kunwind_symbols_init(void)
 		}
 	}
 }
+
+/* ---- what stands in for unexported kernel functions ---------------- */
+
+/*
+ * Module text, for kernels where __kernel_text_address() cannot be
+ * called: the module list is RCU-protected (modules are freed after a
+ * grace period), and every walk is an RCU read-side section.  A range
+ * that starts at 0 is none: the loader clears an init region's base
+ * before its size when it frees it.
+ */
+static __kunwind_walk bool module_text(unsigned long addr)
+{
+	struct module *mod;
+	unsigned long start, end;
+	bool found = false;
+
+	if (!kunwind_sym.modules)
+		return false;
+	list_for_each_entry_rcu(mod, kunwind_sym.modules, list) {
+		if (mod->state == MODULE_STATE_UNFORMED)
+			continue;
+		kunwind_mod_text(mod, false, &start, &end);
+		if (start && addr - start < end - start) {
+			found = true;
+			break;
+		}
+		kunwind_mod_text(mod, true, &start, &end);
+		if (start && addr - start < end - start) {
+			found = true;
+			break;
+		}
+	}
+	return found;
+}
+
+/*
+ * Could a kernel frame return to, or be interrupted at, addr?  Kernel or
+ * module text and the trampolines ORC accepts, as __kernel_text_address()
+ * says; without it, core text and the module list (no trampolines).
+ * Freed module init text is no longer the module's, so it is refused.
+ * vmlinux's init text is accepted after it is freed, as ORC does: the
+ * boot CPU's idle task returns into start_kernel() and friends.
+ */
+__kunwind_walk bool kunwind_text_address(unsigned long addr)
+{
+	if (kunwind_sym.kernel_text_address)
+		return kunwind_sym.kernel_text_address(addr);
+	if (kunwind_sym.etext && addr >= kunwind_sym.stext &&
+	    addr < kunwind_sym.etext)
+		return true;
+	if (kunwind_sym.einittext && addr >= kunwind_sym.sinittext &&
+	    addr < kunwind_sym.einittext)
+		return true;
+	return module_text(addr);
+}
+EXPORT_SYMBOL_GPL(kunwind_text_address);
+
+/*
+ * in_sched_functions(), which stack_trace_save_tsk() filters with: the
+ * scheduler's and the locks' text.  Not exported; false if unresolved.
+ */
+__kunwind_walk bool kunwind_in_sched_functions(unsigned long addr)
+{
+	const unsigned long *sched = kunwind_sym.sched_text;
+	const unsigned long *lock = kunwind_sym.lock_text;
+
+	return (addr >= sched[0] && addr < sched[1]) ||
+	       (addr >= lock[0] && addr < lock[1]);
+}
+EXPORT_SYMBOL_GPL(kunwind_in_sched_functions);

@@ -47,7 +47,10 @@
 #include <linux/sched/task_stack.h>
 #include <asm/ptrace.h>
 #include <asm/switch_to.h>
-#include "internal.h"
+#include "counters.h"
+#include "kwalk.h"
+#include "registry_lookup.h"
+#include "symbols.h"
 
 /* ---- stacks -------------------------------------------------------- */
 
@@ -59,7 +62,7 @@ static __kunwind_walk bool word_in(unsigned long addr, unsigned long lo,
 }
 
 /* The stack of w's task holding addr: [*lo, *hi), and its type. */
-static __kunwind_walk bool find_stack(struct kunwind_walk *w,
+static __kunwind_walk bool find_stack(struct kunwind_kstate *w,
 				      unsigned long addr, unsigned long *lo,
 				      unsigned long *hi, enum stack_type *type)
 {
@@ -94,7 +97,7 @@ static __kunwind_walk bool find_stack(struct kunwind_walk *w,
  * as ORC's __unwind_start() and show_trace_log_lvl() take it.  Only
  * that first frame's sp may lie there; every other must be on a stack.
  */
-static __kunwind_walk bool guard_page_stack(struct kunwind_walk *w,
+static __kunwind_walk bool guard_page_stack(struct kunwind_kstate *w,
 					    unsigned long sp,
 					    unsigned long *lo,
 					    unsigned long *hi,
@@ -106,7 +109,7 @@ static __kunwind_walk bool guard_page_stack(struct kunwind_walk *w,
 }
 
 /* dump_stack()'s name of the stack holding sp. */
-__kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_walk *w,
+__kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_kstate *w,
 						   unsigned long sp)
 {
 	enum stack_type type;
@@ -117,76 +120,6 @@ __kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_walk *w,
 		return "UNKNOWN";
 	return kunwind_stack_name(type);
 }
-
-/* ---- text ---------------------------------------------------------- */
-
-/*
- * Module text, for kernels where __kernel_text_address() cannot be
- * called: the module list is RCU-protected (modules are freed after a
- * grace period), and every walk is an RCU read-side section.  A range
- * that starts at 0 is none: the loader clears an init region's base
- * before its size when it frees it.
- */
-static __kunwind_walk bool module_text(unsigned long addr)
-{
-	struct module *mod;
-	unsigned long start, end;
-	bool found = false;
-
-	if (!kunwind_sym.modules)
-		return false;
-	list_for_each_entry_rcu(mod, kunwind_sym.modules, list) {
-		if (mod->state == MODULE_STATE_UNFORMED)
-			continue;
-		kunwind_mod_text(mod, false, &start, &end);
-		if (start && addr - start < end - start) {
-			found = true;
-			break;
-		}
-		kunwind_mod_text(mod, true, &start, &end);
-		if (start && addr - start < end - start) {
-			found = true;
-			break;
-		}
-	}
-	return found;
-}
-
-/*
- * Could a kernel frame return to, or be interrupted at, addr?  Kernel or
- * module text and the trampolines ORC accepts, as __kernel_text_address()
- * says; without it, core text and the module list (no trampolines).
- * Freed module init text is no longer the module's, so it is refused.
- * vmlinux's init text is accepted after it is freed, as ORC does: the
- * boot CPU's idle task returns into start_kernel() and friends.
- */
-__kunwind_walk bool kunwind_text_address(unsigned long addr)
-{
-	if (kunwind_sym.kernel_text_address)
-		return kunwind_sym.kernel_text_address(addr);
-	if (kunwind_sym.etext && addr >= kunwind_sym.stext &&
-	    addr < kunwind_sym.etext)
-		return true;
-	if (kunwind_sym.einittext && addr >= kunwind_sym.sinittext &&
-	    addr < kunwind_sym.einittext)
-		return true;
-	return module_text(addr);
-}
-EXPORT_SYMBOL_GPL(kunwind_text_address);
-
-/*
- * in_sched_functions(), which stack_trace_save_tsk() filters with: the
- * scheduler's and the locks' text.  Not exported; false if unresolved.
- */
-__kunwind_walk bool kunwind_in_sched_functions(unsigned long addr)
-{
-	const unsigned long *sched = kunwind_sym.sched_text;
-	const unsigned long *lock = kunwind_sym.lock_text;
-
-	return (addr >= sched[0] && addr < sched[1]) ||
-	       (addr >= lock[0] && addr < lock[1]);
-}
-EXPORT_SYMBOL_GPL(kunwind_in_sched_functions);
 
 /* ---- the kernel's ops ---------------------------------------------- */
 
@@ -207,7 +140,7 @@ kunwind_kernel_find_seg(void *ctx, unsigned long ip,
 __kunwind_walk bool kunwind_kernel_read(void *ctx, unsigned long addr,
 					unsigned long *val)
 {
-	struct kunwind_walk *w = ctx;
+	struct kunwind_kstate *w = ctx;
 
 	if (likely(kunwind_read_nofault(addr, val)))
 		return true;
@@ -238,7 +171,7 @@ static __kunwind_walk bool is_trampoline(unsigned long ip)
 __kunwind_walk unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
 						     unsigned long addr_p)
 {
-	struct kunwind_walk *w = ctx;
+	struct kunwind_kstate *w = ctx;
 	unsigned long real = ip;
 
 	if (likely(!is_trampoline(ip)))
@@ -284,7 +217,7 @@ EXPORT_SYMBOL_GPL(kunwind_kernel_ops);
  * idle path or early in an interrupt entry), such a section protects
  * nothing: the walk is refused (walk_fail() below).
  */
-static __kunwind_walk void walk_init(struct kunwind_walk *w,
+static __kunwind_walk void walk_init(struct kunwind_kstate *w,
 				     struct task_struct *task)
 {
 	preempt_disable_notrace();
@@ -349,7 +282,7 @@ void kunwind_walk_caches_exit(void)
 	walk_caches = NULL;
 }
 
-static __kunwind_walk void cache_take(struct kunwind_walk *w)
+static __kunwind_walk void cache_take(struct kunwind_kstate *w)
 {
 	struct kunwind_walk_cache *wc;
 	unsigned long gen;
@@ -373,7 +306,7 @@ static __kunwind_walk void cache_take(struct kunwind_walk *w)
 	w->s.cache = &wc->c;
 }
 
-static __kunwind_walk void cache_put(struct kunwind_walk *w)
+static __kunwind_walk void cache_put(struct kunwind_kstate *w)
 {
 	if (!w->cache)
 		return;
@@ -384,7 +317,7 @@ static __kunwind_walk void cache_put(struct kunwind_walk *w)
 }
 
 /* A walk that cannot start: no frame, stopped. */
-static __kunwind_walk bool walk_fail(struct kunwind_walk *w,
+static __kunwind_walk bool walk_fail(struct kunwind_kstate *w,
 				     enum kunwind_stop why)
 {
 	w->s.stop = why;
@@ -392,7 +325,7 @@ static __kunwind_walk bool walk_fail(struct kunwind_walk *w,
 }
 
 /* A walk that starts: its first frame counts. */
-static __kunwind_walk bool walk_first(struct kunwind_walk *w)
+static __kunwind_walk bool walk_first(struct kunwind_kstate *w)
 {
 	w->nr_frames = 1;
 	return true;
@@ -405,7 +338,7 @@ static __kunwind_walk bool walk_first(struct kunwind_walk *w)
  * under the walk.  Not without put_task_stack() (not exported), which
  * drops the reference.
  */
-static __kunwind_walk bool pin_other_stack(struct kunwind_walk *w)
+static __kunwind_walk bool pin_other_stack(struct kunwind_kstate *w)
 {
 	if (in_nmi() || in_hardirq() || kunwind_task_running(w->task) ||
 	    !kunwind_sym.put_task_stack || !try_get_task_stack(w->task)) {
@@ -416,7 +349,7 @@ static __kunwind_walk bool pin_other_stack(struct kunwind_walk *w)
 	return true;
 }
 
-__kunwind_walk bool kunwind_walk_start(struct kunwind_walk *w,
+__kunwind_walk bool kunwind_walk_start(struct kunwind_kstate *w,
 				       struct task_struct *task,
 				       unsigned long ip, unsigned long sp,
 				       unsigned long bp, bool first_called)
@@ -442,7 +375,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start);
  * replaces there, steps to it (orc_find(0) is its null entry), as the
  * kernel's own trace of that oops does.
  */
-__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
+__kunwind_walk bool kunwind_walk_start_regs(struct kunwind_kstate *w,
 					    struct pt_regs *regs)
 {
 	walk_init(w, current);
@@ -463,7 +396,6 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_walk *w,
 	w->frame_flags = KUNWIND_FRAME_REGS;
 	return walk_first(w);
 }
-
 EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
 
 /*
@@ -473,7 +405,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
  * never run returns to ret_from_fork instead, whose first instruction is
  * exact.  (As ORC's __unwind_start().)
  */
-__kunwind_walk bool kunwind_walk_start_task(struct kunwind_walk *w,
+__kunwind_walk bool kunwind_walk_start_task(struct kunwind_kstate *w,
 					    struct task_struct *task)
 {
 	const size_t size = sizeof(struct inactive_task_frame);
@@ -512,7 +444,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_start_task);
  * the CFA on the previous stack.  Only for an rsp-based call rule; a
  * KUNWIND_HINT_STACK_SWITCH row (SP_INDIRECT) already reads the word.
  */
-static __kunwind_walk bool irq_stack_return(struct kunwind_walk *w)
+static __kunwind_walk bool irq_stack_return(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	unsigned long lo, hi;
@@ -532,7 +464,7 @@ enum orc_result { ORC_FAILED, ORC_STEPPED, ORC_END };
  * it (a frame interrupted in a realigned prologue needs r10 or r13), or
  * the walk started from it.
  */
-static __kunwind_walk struct pt_regs *frame_regs(struct kunwind_walk *w)
+static __kunwind_walk struct pt_regs *frame_regs(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	struct pt_regs *r = s->depth ? w->orc_regs : w->regs;
@@ -551,7 +483,7 @@ static __kunwind_walk struct pt_regs *frame_regs(struct kunwind_walk *w)
  * undoes tracers' trampolines itself, and checks that the address is
  * text (unwind_get_return_address()).
  */
-static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
+static __kunwind_walk enum orc_result orc_step(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	struct pt_regs regs, *full = frame_regs(w);
@@ -586,7 +518,7 @@ static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
 	return ORC_STEPPED;
 }
 #else
-static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
+static __kunwind_walk enum orc_result orc_step(struct kunwind_kstate *w)
 {
 	return ORC_FAILED;
 }
@@ -598,7 +530,7 @@ static __kunwind_walk enum orc_result orc_step(struct kunwind_walk *w)
  * table is registered for ip's text at all (only on this slow path, so
  * the lookup is not repeated on every step); else the row's step failed.
  */
-static __kunwind_walk unsigned int fallback_reason(struct kunwind_walk *w)
+static __kunwind_walk unsigned int fallback_reason(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	const struct kunwind_hdr *table;
@@ -622,7 +554,7 @@ static __kunwind_walk unsigned int fallback_reason(struct kunwind_walk *w)
  * that then failed is not counted here, ORC undoes it again for its own.
  * Every step it takes is counted with its reason (struct kunwind_steps).
  */
-static __kunwind_walk bool orc_fallback(struct kunwind_walk *w,
+static __kunwind_walk bool orc_fallback(struct kunwind_kstate *w,
 					unsigned int recovered)
 {
 	struct kunwind_state *s = &w->s;
@@ -665,7 +597,7 @@ static __kunwind_walk bool may_fall_back(const struct kunwind_state *s)
 	return s->stop != KUNWIND_STOP_END && s->stop != KUNWIND_STOP_DEPTH;
 }
 
-__kunwind_walk bool kunwind_walk_next(struct kunwind_walk *w)
+__kunwind_walk bool kunwind_walk_next(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	unsigned long sp = s->sp, lo = s->stack_lo, hi = s->stack_hi;
@@ -704,7 +636,7 @@ EXPORT_SYMBOL_GPL(kunwind_walk_next);
  * kunwind_trace_calls(), everything else through kunwind_walk_next(),
  * with its ORC fallback.  For callers that want nothing but the ips.
  */
-__kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
+__kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_kstate *w,
 					       unsigned long *pc,
 					       unsigned int max)
 {
@@ -747,7 +679,7 @@ __kunwind_walk unsigned int kunwind_walk_trace(struct kunwind_walk *w,
 EXPORT_SYMBOL_GPL(kunwind_walk_trace);
 
 /* The walk's counts go to the per-CPU counters once, at its end. */
-__kunwind_walk void kunwind_walk_end(struct kunwind_walk *w)
+__kunwind_walk void kunwind_walk_end(struct kunwind_kstate *w)
 {
 	kunwind_count(KUNWIND_CNT_FRAMES, w->nr_frames);
 	kunwind_count(KUNWIND_CNT_TABLE, w->steps.tables);
