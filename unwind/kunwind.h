@@ -281,7 +281,7 @@ struct kunwind_ops {
 /*
  * An optional cache of lookups, address -> rule, for callers that walk
  * similar stacks again and again: a kernel walk takes its CPU's and
- * context's if no other walk holds it (unwind/linux/walk.c; the
+ * context's if no other walk holds it (unwind/linux/kwalk.c; the
  * profiler's samples too), make bench's warm walks one.  Direct
  * mapped, indexed by the address's low bits; it caches misses too, so
  * the owner clears it (kunwind_cache_clear()) whenever a table arrives,

@@ -2,7 +2,7 @@
 """kunwind's tables, read from the target's memory.
 
 kunwind.ko describes its registry for debuggers in struct
-kunwind_debug_info (unwind/linux/internal.h), found by name in its
+kunwind_debug_info (unwind/linux/registry_lookup.h), found by name in its
 kallsyms, else by its magic in its read-only data: the address of the
 lookups' segment array (struct kunwind_live) and its layout.  Each live
 segment names its table and where it runs; each table is copied once,
@@ -22,7 +22,7 @@ import gdb
 
 from . import lib, modules, target
 
-DEBUG_MAGIC = 0x4742444b	# "KDBG", unwind/linux/internal.h
+DEBUG_MAGIC = 0x4742444b	# "KDBG", unwind/linux/registry_lookup.h
 DEBUG_VERSION = 1
 DEBUG_FMT = '<IHHQ8H'		# struct kunwind_debug_info
 

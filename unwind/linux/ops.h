@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's walk operations, kunwind_kernel_ops (unwind/linux/walk.c),
+ * The kernel's walk operations, kunwind_kernel_ops (unwind/linux/kwalk.c),
  * and the core's calls of them.  Included by unwind/env.h in the kernel
  * build only: the freestanding core (unwind/kunwind.h) knows of ops, not
  * of the kernel.
@@ -16,8 +16,8 @@ struct kunwind_seg;
 extern const struct kunwind_ops kunwind_kernel_ops;
 
 /*
- * kunwind_kernel_ops' functions (unwind/linux/walk.c), on a kernel walk:
- * ctx is its struct kunwind_walk (unwind/linux/internal.h).  They run in
+ * kunwind_kernel_ops' functions (unwind/linux/kwalk.c), on a kernel walk:
+ * ctx is its struct kunwind_kstate (unwind/linux/kwalk.h).  They run in
  * the walk's context, any, NMI included.
  */
 
