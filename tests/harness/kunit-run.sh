@@ -3,15 +3,15 @@
 #
 # Run kunwind's KUnit suites (kunit/) on the 6.12 test kernel in QEMU:
 #
-#	scripts/kunit-run.sh		build, boot, report
-#	scripts/kunit-run.sh --build	build only; the last line of stdout is
+#	tests/harness/kunit-run.sh		build, boot, report
+#	tests/harness/kunit-run.sh --build	build only; the last line of stdout is
 #					the directory holding kunwind.ko and
 #					kunit/*.ko (bench/kernel-bench.sh)
-#	scripts/kunit-run.sh --kernel builtin [--build]
+#	tests/harness/kunit-run.sh --kernel builtin [--build]
 #					the same on the kernel with kunwind
 #					built in (see the end)
 #
-# 1. scripts/test-kernel.sh gives the test kernel's build dir (built once,
+# 1. tests/harness/test-kernel.sh gives the test kernel's build dir (built once,
 #    cached in ~/.cache/kunwind).
 # 2. The module sources (Kbuild, Kconfig, scripts/kunwind.mk, unwind/,
 #    kunit/) are mirrored to $OUT/src, so the tree stays clean, and built
@@ -25,7 +25,7 @@
 #    insmods kunwind_test.ko (whose suites run at insmod); the helper
 #    modules go to /lib/kunwind for the registry suite to insmod/rmmod.
 #    QEMU TCG boots it (-smp 2).
-# 4. scripts/kunit-report.py: each module's KTAP (the console between its
+# 4. tests/harness/kunit-report.py: each module's KTAP (the console between its
 #    "insmod" and the next init line: the built-in empty run prints a
 #    KTAP header of its own first) goes to the kernel's own parser,
 #    tools/testing/kunit/kunit.py parse --json.  One line a case:
@@ -42,7 +42,7 @@
 #    runs (kunit.filter_glob): lines "kunit_degraded_<suite>.<case>".
 #
 # --kernel builtin (tests/builtin.test): the kernel of
-# scripts/builtin-kernel.sh, kunwind built in (CONFIG_KUNWIND=y) and the
+# tests/harness/builtin-kernel.sh, kunwind built in (CONFIG_KUNWIND=y) and the
 # suites' modules built in tree with it (lib/kunwind/kunit/*.ko, each
 # with its table); nothing is built here and no kunwind.ko is loaded.
 # The sources the report reads are the built ones (the view's
@@ -65,7 +65,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+root=$(cd "$here/../.." && pwd)
 timeout=${KUNWIND_KUNIT_TIMEOUT:-600}
 jobs=${KUNWIND_JOBS:-$(nproc)}
 build_only=0
@@ -100,10 +100,10 @@ flock 8
 t0=$(now)
 if [ "$kernel" = builtin ]; then
 	kdir=$("$here/builtin-kernel.sh" | tail -n1) ||
-		die "no kernel with kunwind built in (scripts/builtin-kernel.sh failed)"
+		die "no kernel with kunwind built in (tests/harness/builtin-kernel.sh failed)"
 else
 	kdir=$("$here/test-kernel.sh" | tail -n1) ||
-		die "no test kernel (scripts/test-kernel.sh failed)"
+		die "no test kernel (tests/harness/test-kernel.sh failed)"
 fi
 [ -f "$kdir/vmlinux" ] && [ -f "$kdir/arch/x86/boot/bzImage" ] ||
 	die "$kernel kernel build dir $kdir lacks vmlinux or bzImage"
@@ -222,7 +222,7 @@ if [ -f "$early" ]; then
 	graph=$out/graph-setup.sh
 	cat >"$graph" <<'EOF'
 #!/bin/sh
-# scripts/kunit-run.sh: trace kunwind_test_early.ko's kt_traced_*
+# tests/harness/kunit-run.sh: trace kunwind_test_early.ko's kt_traced_*
 # functions with function_graph, so that kunwind_test.ko's suites walk
 # through return_to_handler.  Any failed step: exit 1 (init status).
 t=/sys/kernel/tracing

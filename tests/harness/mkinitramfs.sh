@@ -3,7 +3,7 @@
 #
 # Make a tiny busybox-static initramfs for QEMU test boots:
 #
-#	scripts/mkinitramfs.sh OUT.cpio.gz [FILE[:DEST]...]
+#	tests/harness/mkinitramfs.sh OUT.cpio.gz [FILE[:DEST]...]
 #
 # FILE ending in .ko	copied to /lib/modules/ and insmod'ed at boot, with
 #			the MODULE.PARAM=VALUE options of the kernel command
@@ -34,7 +34,7 @@ shift
 
 # busybox-static puts a static /bin/busybox in place of the dynamic one.
 busybox=/bin/busybox
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 APT_WHO="mkinitramfs"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"

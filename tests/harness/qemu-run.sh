@@ -3,7 +3,7 @@
 #
 # Boot a kernel + initramfs in QEMU with the serial console on stdout:
 #
-#	scripts/qemu-run.sh --kernel BZIMAGE --initrd CPIO [--append "ARGS"]
+#	tests/harness/qemu-run.sh --kernel BZIMAGE --initrd CPIO [--append "ARGS"]
 #		[--timeout S] [--log FILE] [--any-init] [-- QEMU-ARGS...]
 #
 # The console log goes to stdout (carriage returns stripped) and, with
@@ -36,7 +36,7 @@
 set -euo pipefail
 
 die() { echo "qemu-run: error: $*" >&2; exit 1; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 APT_WHO="qemu-run"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
