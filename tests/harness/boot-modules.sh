@@ -37,11 +37,9 @@
 # status 1 on any failure.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "boot-modules: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+who='boot-modules'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 kdir_only=0
 if [ "${1:-}" = --kernel-dir ]; then
@@ -59,11 +57,7 @@ kernel=$1
 dir=${2:-}
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 
 # The debug fragment: the base's lines but those the debug fragment
 # overrides (the same option set or unset), then the debug fragment's.

@@ -50,13 +50,12 @@
 # (vmlinux linked again, with kallsyms' three links).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+who='builtin-kernel'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+here=$harness
 cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
 jobs=${KUNWIND_JOBS:-$(nproc)}
-
-say() { echo "builtin-kernel: $*" >&2; }
-die() { say "error: $*"; exit 1; }
 
 kdir=$("$here/test-kernel.sh" | tail -n1) ||
 	die "no test kernel source (tests/harness/test-kernel.sh failed)"

@@ -35,9 +35,9 @@
 # skip); 1 on any other failure (download, extraction, not an ELF file).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "dbg-vmlinux: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='dbg-vmlinux'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 APT_WHO="dbg-vmlinux"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
@@ -49,8 +49,6 @@ case "$rel" in
 esac
 cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}/dbg
 member=./usr/lib/debug/boot/vmlinux-$rel
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # The version of the installed image of that release.
 ver=

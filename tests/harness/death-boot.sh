@@ -63,11 +63,9 @@
 # build error).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "death-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+who='death-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # sample.c's ksample_deaths[], in its order.
 all_kinds="kthread-null null-call bug asm noreturn tasklet hrtimer sort idr panic stack-overflow"
@@ -109,11 +107,7 @@ for k in "$@"; do
 done
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 
 t0=$(now)
 # The modules (tests/harness/boot-modules.sh): built in DIR/src for the test
@@ -124,23 +118,20 @@ test | debug) out=$objdir/death/$kernel ;;
 *) out= ;;
 esac
 if [ -n "$out" ]; then
-	mkdir -p "$out"
-	exec 8>"$out/lock"
-	flock 8
+	harness_lock "$out"
 fi
 read -r bzimage src < <("$top/tests/harness/boot-modules.sh" "$kernel" ${out:+"$out"} |
 	tail -n1) || true
 [ -n "${src:-}" ] || die "$kernel: building the modules failed"
 if [ -z "$out" ]; then
 	out=$(dirname "$src")/death
-	mkdir -p "$out"
-	exec 8>"$out/lock"
-	flock 8
+	harness_lock "$out"
 fi
 
-# One boot per KIND.  qemu-run.sh's status: 2 is a panic or a non-zero
-# status from the initramfs (test.sh's exit 1: the kernel survived), told
-# apart by the log; 3 is QEMU ending with neither.
+# One boot per KIND.  Its status (lib.sh's harness_boot_status): a panic
+# is a death, after the sample's "die KIND" line; an initramfs that said
+# it was done (test.sh's exit 1 after 5 s alive: a non-zero status) means
+# the kernel survived; one that never said so and did not panic, an error.
 rc=0
 for kind in $kinds; do
 	d=$out/$kind${tag:+-$tag}
@@ -160,40 +151,24 @@ EOF
 		"$src/sample/kunwind_sample.ko" "$d/test.sh" >&2
 	console=$d/console.log
 	start=$(now)
-	# A boot that ends before the kernel runs /init never reached kunwind
-	# (no module is loaded yet): under TCG the stock kernels rarely hang
-	# or oops in early boot (6.1 hung at 1.06 s; 6.12 took an int3 in
-	# sched_clock_cpu() while patching text at 1.7 s).  That boot is not
-	# a result: it is kept as console.log.early-N and booted again, at
-	# most twice.
-	for attempt in 1 2 3; do
-		set +e
-		"$top/tests/harness/qemu-run.sh" --kernel "$bzimage" \
-			--initrd "$d/initrd.cpio.gz" --timeout "$timeout" \
-			--append "kunwind_sample.points=0 oops=panic panic=-1 loglevel=7${append:+ $append}" \
-			--log "$console" >/dev/null 2>"$d/qemu.err"
-		qrc=$?
-		set -e
-		grep -q 'Run /init as init process' "$console" && break
-		[ "$attempt" = 3 ] && break
-		mv "$console" "$console.early-$attempt"
-		say "$kernel: $kind: the kernel ended before /init (QEMU status $qrc), not a result: booting again (kept $console.early-$attempt)"
-	done
-	panicked=0
-	grep -q 'Kernel panic' "$console" && panicked=1
-	case "$qrc" in
-	0 | 2 | 3)
-		if [ "$panicked" = 0 ] && [ "$qrc" = 3 ]; then
-			status=error:no-panic
-		elif [ "$panicked" = 0 ]; then
-			status=survived
-		elif grep -qE "(^|\] )kunwind-sample: die $kind\$" "$console"; then
+	# Three boots at most: one that ended before /init is not a result
+	# (lib.sh's harness_boot), kept as console.log.early-N.
+	harness_boot 3 "$console" "$d/qemu.err" --kernel "$bzimage" \
+		--initrd "$d/initrd.cpio.gz" --timeout "$timeout" \
+		--append "kunwind_sample.points=0 oops=panic panic=-1 loglevel=7${append:+ $append}" ||
+		true
+	qrc=$boot_rc
+	case "$boot_status" in
+	ok | init-failed) status=survived ;;
+	no-init-done) status=error:no-panic ;;
+	panic)
+		if grep -qE "(^|\] )kunwind-sample: die $kind\$" "$console"; then
 			status=died
 		else
 			status=error:panic-before-die
 		fi
 		;;
-	124) status=error:timeout ;;
+	timeout) status=error:timeout ;;
 	*) status=error:qemu-status-$qrc ;;
 	esac
 	say "$kernel: $kind: $status in $(secs "$start" "$(now)") s (QEMU status $qrc)"

@@ -120,11 +120,9 @@
 # --stop 0.3 s.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "gdb-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+who='gdb-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # hmp SOCKET COMMAND: run one HMP command, print its output.  HMP has no
 # end-of-reply marker but its prompt, which comes back when a synchronous
@@ -268,11 +266,7 @@ case "$mem" in
 esac
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 kdir=$objdir/gdb/$kernel
 mkdir -p "$kdir"
 if [ -z "$out" ]; then
@@ -285,8 +279,7 @@ out=$(cd "$out" && pwd)
 [ ${#out} -le 90 ] || die "$out: too long for a unix socket path (--out)"
 # One run at a time per kernel: the module build, and a live guest's
 # start (a second finds it running).
-exec 8>"$kdir/lock"
-flock 8
+harness_lock "$kdir"
 if alive "$(cat "$out/qemu.pid" 2>/dev/null || true)" "$out"; then
 	die "a guest runs in $out: tests/harness/gdb-boot.sh --stop $out"
 fi

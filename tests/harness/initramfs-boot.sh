@@ -99,9 +99,9 @@
 # without initramfs-tools-core or busybox.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "initramfs-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='initramfs-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 APT_WHO="initramfs-boot"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
@@ -138,15 +138,9 @@ apt_need initramfs-tools-core cpio zstd ||
 apt_installed busybox || apt_need busybox-static ||
 	die "could not install busybox-static"
 
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 out=$objdir/initramfs/$rel
-mkdir -p "$out"
-exec 8>"$out/lock"
-flock 8
+harness_lock "$out"
 
 t0=$(date +%s.%N)
 failed=0
@@ -312,12 +306,12 @@ truncate -s 1M "$out/disk.img"
 boot() {
 	local log=$1 append=$2 rc=0
 	say "$rel: booting /boot/vmlinuz-$rel $append (console: $log)"
-	"$top/tests/harness/qemu-run.sh" --kernel "/boot/vmlinuz-$rel" --initrd "$img" \
-		--timeout "$timeout" --append "loglevel=4 $append" --log "$log" -- \
+	harness_boot 3 "$log" "$log.err" --kernel "/boot/vmlinuz-$rel" \
+		--initrd "$img" --timeout "$timeout" \
+		--append "loglevel=4 $append" -- \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \
 		-nic user,model=e1000 \
-		-device qemu-xhci,id=xhci -device usb-kbd,bus=xhci.0 \
-		>/dev/null 2>"$log.err" || rc=$?
+		-device qemu-xhci,id=xhci -device usb-kbd,bus=xhci.0 || rc=$?
 	[ "$rc" = 0 ] || sed 's/^/initramfs-boot: /' "$log.err" >&2
 	return "$rc"
 }

@@ -64,8 +64,11 @@
 # per output directory (flock).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+who='kunit-run'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+here=$harness
+root=$top
 timeout=${KUNWIND_KUNIT_TIMEOUT:-600}
 jobs=${KUNWIND_JOBS:-$(nproc)}
 build_only=0
@@ -83,6 +86,8 @@ name=kunit
 builtin_left_out="kunwind_registry.registry_vmlinux_table_registered
 	kunwind_registry.registry_module_loaded_before_kunwind_walked_by_its_table"
 
+# Its messages are TAP comments and its errors results, on stdout: this
+# script is a test, not a helper of one (lib.sh's say and die replaced).
 say() { echo "# kunit-run: $*"; }
 die() { echo "not ok ${name}_run: $*"; exit 1; }
 case "$kernel" in
@@ -90,12 +95,12 @@ test) out=${KUNWIND_KUNIT_OUT:-$root/build/kunit} ;;
 builtin) out=${KUNWIND_KUNIT_OUT:-$root/build/kunit-builtin} ;;
 *) die "usage: $0 [--kernel test|builtin] [--build]" ;;
 esac
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-
-mkdir -p "$out"
-exec 8>"$out/lock"
-flock 8
+harness_lock "$out"
+# Boots (lib.sh's harness_boot): one that ended before /init is booted
+# again, but with kunwind built in the suites run before /init: there
+# such a boot may be a result, and is not retried.
+tries=3
+[ "$kernel" = builtin ] && tries=1
 
 t0=$(now)
 if [ "$kernel" = builtin ]; then
@@ -254,12 +259,11 @@ fi
 	>&2 || die "mkinitramfs failed"
 
 console=$out/console.log
-set +e
-"$here/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
+qrc=0
+harness_boot "$tries" "$console" "$out/qemu.err" \
+	--kernel "$kdir/arch/x86/boot/bzImage" \
 	--initrd "$out/initramfs.cpio.gz" --append "kunit.enable=1 nmi_watchdog=0" \
-	--timeout "$timeout" --log "$console" >/dev/null 2>"$out/qemu.err"
-qrc=$?
-set -e
+	--timeout "$timeout" || qrc=$?
 t2=$(now)
 say "QEMU boot and tests in $(secs "$t1" "$t2") s, exit $qrc (console: $console)"
 
@@ -280,13 +284,12 @@ unset KUNIT_REPORT_LEFT_OUT
 unavailable="ftrace_graph_ret_addr rethook_find_ret_addr"
 degraded=$out/degraded
 mkdir -p "$degraded"
-set +e
-"$here/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
+qrc=0
+harness_boot "$tries" "$degraded/console.log" "$degraded/qemu.err" \
+	--kernel "$kdir/arch/x86/boot/bzImage" \
 	--initrd "$out/initramfs.cpio.gz" --timeout "$timeout" \
-	--append "kunit.enable=1 kunit.filter_glob=kunwind_tracer.* kunwind.unavailable=$(echo $unavailable | tr ' ' ,)" \
-	--log "$degraded/console.log" >/dev/null 2>"$degraded/qemu.err"
-qrc=$?
-set -e
+	--append "kunit.enable=1 kunit.filter_glob=kunwind_tracer.* kunwind.unavailable=$(echo $unavailable | tr ' ' ,)" ||
+	qrc=$?
 say "degraded boot (kunwind.unavailable=$unavailable): exit $qrc (console: $degraded/console.log)"
 KUNIT_REPORT_NAME=${name}_degraded KUNIT_REPORT_SUITES=kunwind_tracer \
 KUNIT_REPORT_UNAVAILABLE="$unavailable" \

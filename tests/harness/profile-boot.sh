@@ -42,11 +42,9 @@
 # and initramfs add 2-7 s.  tests/profile.mk has the stress run's times.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "profile-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+who='profile-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 timeout=300 append=''
 while [ $# -gt 0 ]; do
@@ -72,15 +70,10 @@ esac
 name=$(basename "$script" .sh)
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 dir=$objdir/profile/$kernel
 mkdir -p "$dir/$name"
-exec 8>"$dir/lock"
-flock 8
+harness_lock "$dir"
 
 t0=$(now)
 mdir=
@@ -101,12 +94,10 @@ chmod +x "$d/test.sh"
 console=$d/console.log
 start=$(now)
 say "$kernel: booting $bzimage with $script (console: $console)"
-set +e
-"$top/tests/harness/qemu-run.sh" --kernel "$bzimage" --initrd "$d/initrd.cpio.gz" \
-	--timeout "$timeout" --append "loglevel=7${append:+ $append}" \
-	--log "$console" >/dev/null 2>"$d/qemu.err"
-rc=$?
-set -e
+rc=0
+harness_boot 3 "$console" "$d/qemu.err" --kernel "$bzimage" \
+	--initrd "$d/initrd.cpio.gz" --timeout "$timeout" \
+	--append "loglevel=7${append:+ $append}" || rc=$?
 say "$kernel: $name: QEMU status $rc after $(secs "$start" "$(now)") s" \
 	"($(secs "$t0" "$(now)") s with the build)"
 [ "$rc" = 0 ] || sed 's/^/profile-boot: /' "$d/qemu.err" >&2

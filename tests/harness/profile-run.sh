@@ -40,9 +40,9 @@
 # Exit status: 0 if the boot and the extraction went through.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "profile-run: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='profile-run'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 secs=4 hz=997 syscalls=1 append=''
 while [ $# -gt 0 ]; do

@@ -49,9 +49,9 @@
 # 1 on a build or install error.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "stock-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='stock-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 APT_WHO="stock-boot"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
@@ -147,11 +147,7 @@ if [ "$install" = 1 ]; then
 fi
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 case "${KUNWIND_STOCK_VMLINUX:-}" in
 no) vmlinux= ;;
 '')	vmlinux=/usr/lib/debug/boot/vmlinux-$rel
@@ -237,12 +233,10 @@ chmod +x "$out/test.sh"
 	"$src/sample/kunwind_sample.ko" "$out/test.sh"
 
 say "$rel: booting /boot/vmlinuz-$rel (console: $out/console.log)"
-set +e
-"$top/tests/harness/qemu-run.sh" --kernel "/boot/vmlinuz-$rel" \
+rc=0
+harness_boot 3 "$out/console.log" - --kernel "/boot/vmlinuz-$rel" \
 	--initrd "$out/initrd.cpio.gz" --timeout "$timeout" \
-	--append "loglevel=7" --log "$out/console.log" >/dev/null
-rc=$?
-set -e
+	--append "loglevel=7" || rc=$?
 [ "$rc" = 0 ] || say "$rel: the boot failed (status $rc)"
 echo "$out/console.log"
 exit "$rc"

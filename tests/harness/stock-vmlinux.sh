@@ -27,9 +27,9 @@
 # An already set KUNWIND_STOCK_VMLINUX (a file) is printed as it is.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-say() { echo "stock-vmlinux: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='stock-vmlinux'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 none() { say "no vmlinux table: $*"; echo no; exit 0; }
 [ $# = 1 ] || die "usage: $0 KVER"
 case "${KUNWIND_STOCK_VMLINUX:-}" in
