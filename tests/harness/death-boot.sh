@@ -120,9 +120,7 @@ esac
 if [ -n "$out" ]; then
 	harness_lock "$out"
 fi
-read -r bzimage src < <("$top/tests/harness/boot-modules.sh" "$kernel" ${out:+"$out"} |
-	tail -n1) || true
-[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+harness_modules "$kernel" ${out:+"$out"}
 if [ -z "$out" ]; then
 	out=$(dirname "$src")/death
 	harness_lock "$out"

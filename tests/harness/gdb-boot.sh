@@ -292,9 +292,7 @@ test | debug) mdir=$kdir ;;
 	KUNWIND_STOCK_VMLINUX=$("$top/tests/harness/stock-vmlinux.sh" "$kernel") ||
 		die "tests/harness/stock-vmlinux.sh $kernel failed" ;;
 esac
-read -r bzimage src < <("$top/tests/harness/boot-modules.sh" "$kernel" ${mdir:+"$mdir"} |
-	tail -n1) || true
-[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+harness_modules "$kernel" ${mdir:+"$mdir"}
 case "$kernel" in
 test | debug) vmlinux=${bzimage%/arch/x86/boot/bzImage}/vmlinux ;;
 *) vmlinux=$KUNWIND_STOCK_VMLINUX

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # local: in dash and every sh we run
-# shellcheck disable=SC2034 # obj, objdir, boot_status: for the caller
+# shellcheck disable=SC2034 # obj, objdir, bzimage, boot_status: the caller's
 #
 # The QEMU test harness's shared shell library, sourced by the scripts of
 # tests/harness/ (every one but test-kernel.sh, whose code lines are the
@@ -26,6 +26,11 @@
 #	harness_lock DIR
 #			makes DIR and holds DIR/lock (flock on fd 8) until
 #			the script ends: one run at a time per directory
+#	harness_modules KERNEL [DIR]
+#			kunwind.ko and the sample module for KERNEL
+#			(boot-modules.sh KERNEL [DIR]); sets bzimage, the
+#			kernel to boot, and src, the directory of kunwind.ko
+#			and sample/kunwind_sample.ko; dies if the build failed
 #	harness_boot TRIES LOG ERR QEMU-RUN-ARGS...
 #			one boot (qemu-run.sh --log LOG QEMU-RUN-ARGS, its
 #			stdout dropped, its stderr to the file ERR, or
@@ -67,6 +72,16 @@ harness_lock() {
 	mkdir -p "$1"
 	exec 8>"$1/lock"
 	flock 8
+}
+
+harness_modules() {
+	local line
+	line=$("$harness/boot-modules.sh" "$@" | tail -n1) || true
+	bzimage=${line%% *}
+	src=${line#* }
+	if [ -z "$line" ] || [ "$src" = "$line" ]; then
+		die "$1: building the modules failed"
+	fi
 }
 
 harness_boot_status() {

@@ -80,9 +80,7 @@ mdir=
 case "$kernel" in
 test | debug) mdir=$dir ;;
 esac
-read -r bzimage src < <("$top/tests/harness/boot-modules.sh" "$kernel" ${mdir:+"$mdir"} |
-	tail -n1) || true
-[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+harness_modules "$kernel" ${mdir:+"$mdir"}
 
 d=$dir/$name
 cp "$script" "$d/test.sh"
