@@ -74,6 +74,19 @@ check: deps
 	@$(MAKE) --no-print-directory all $(CHECK_BUILD)
 	@tests/run $(CHECKS)
 
+# The host tests alone, a few minutes: no test kernel to build and no
+# kernel booted, but scripts.test's one boot of the stock 6.1 kernel
+# (~10 s).  The rest of CHECKS builds the test kernel (kbuild, orc,
+# vmlinux) or boots kernels in QEMU (tests/README.md says which).
+HOST_CHECKS = $(filter tests/unit.test tests/libdw.test tests/readelf.test \
+	tests/embed.test tests/kunwind-stack%.test tests/guestmem.test \
+	tests/flamegraph.test tests/scripts.test fuzz/%.test,$(CHECKS))
+
+check-host:
+	@scripts/deps.sh
+	@$(MAKE) --no-print-directory all $(CHECK_BUILD)
+	@tests/run $(HOST_CHECKS)
+
 # The main job: the stock Debian kernel in QEMU with kunwind.ko and the
 # sample module, kunwind's backtraces beside the kernel's; then the host
 # demo (kunwind-stack on a core file).
@@ -112,4 +125,4 @@ deb:
 clean:
 	rm -rf $(O)
 
-.PHONY: all deps check clean demo bench gdb deb
+.PHONY: all deps check check-host clean demo bench gdb deb

@@ -6,7 +6,7 @@
 #	bench/guestprof-bench.sh [KERNEL]
 #
 # One QEMU run of KERNEL (default test: the 6.12 test kernel; as
-# scripts/gdb-boot.sh takes it), -smp 2, TCG, its RAM in a shared file:
+# tests/harness/gdb-boot.sh takes it), -smp 2, TCG, its RAM in a shared file:
 # rounds of 5 guest seconds of the sample module's work kthread (its
 # rounds per host second are the throughput), alternating unprofiled and
 # profiled, six profiled rounds at 10 Hz and six at 100 Hz

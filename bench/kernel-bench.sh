@@ -39,11 +39,11 @@ out=${KUNWIND_KUNIT_OUT:-$root/build/kunit}
 
 die() { echo "bench: error: $*" >&2; exit 1; }
 
-kdir=$("$root/scripts/test-kernel.sh" | tail -n1) || die "no test kernel"
-mods=$("$root/scripts/kunit-run.sh" --build | tail -n1) ||
-	die "scripts/kunit-run.sh --build failed"
+kdir=$("$root/tests/harness/test-kernel.sh" | tail -n1) || die "no test kernel"
+mods=$("$root/tests/harness/kunit-run.sh" --build | tail -n1) ||
+	die "tests/harness/kunit-run.sh --build failed"
 [ -f "$mods/kunwind.ko" ] && [ -f "$mods/kunit/kunwind_bench.ko" ] ||
-	die "modules not built (scripts/kunit-run.sh --build)"
+	die "modules not built (tests/harness/kunit-run.sh --build)"
 sample=
 if [ -f "$mods/sample/Kbuild" ] &&
    make -C "$kdir" M="$mods/sample" KUNWIND_GEN="$root/build/kunwind-gen" \
@@ -53,10 +53,10 @@ else
 	echo "bench: kernel note: sample module not built (log: $out/bench-sample.log)" >&2
 fi
 
-"$root/scripts/mkinitramfs.sh" "$out/bench.cpio.gz" "$mods/kunwind.ko" \
+"$root/tests/harness/mkinitramfs.sh" "$out/bench.cpio.gz" "$mods/kunwind.ko" \
 	"$mods/kunit/kunwind_bench.ko" >&2
 log=$out/bench-console.log
-"$root/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
+"$root/tests/harness/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
 	--initrd "$out/bench.cpio.gz" --timeout 600 --log "$log" >/dev/null ||
 	die "QEMU run failed (console: $log)"
 

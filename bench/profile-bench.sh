@@ -3,7 +3,7 @@
 #
 # The profiler's cost, measured where it is: in one QEMU run of a kernel
 # with high-resolution timers (Debian's 6.12 by default; KERNEL as
-# scripts/profile-boot.sh takes it), -smp 2:
+# tests/harness/profile-boot.sh takes it), -smp 2:
 #
 #	bench/profile-bench.sh [KERNEL]
 #
@@ -46,8 +46,8 @@ die() { echo "bench: error: $*" >&2; exit 1; }
 # it): without one every vmlinux frame is a step of the ORC fallback.
 case "$kernel" in
 test | debug) ;;
-*)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel") ||
-		die "scripts/stock-vmlinux.sh $kernel failed: no vmlinux for its table"
+*)	KUNWIND_STOCK_VMLINUX=$("$top/tests/harness/stock-vmlinux.sh" "$kernel") ||
+		die "tests/harness/stock-vmlinux.sh $kernel failed: no vmlinux for its table"
 	export KUNWIND_STOCK_VMLINUX
 	[ "$KUNWIND_STOCK_VMLINUX" != no ] ||
 		echo "bench: no vmlinux table for $kernel (stock-vmlinux.sh's reason above): vmlinux frames by the ORC fallback, the walk times are not kunwind's" ;;
@@ -89,8 +89,8 @@ rmmod kunwind_sample
 EOF
 chmod +x "$out/bench.sh"
 
-log=$("$top/scripts/profile-boot.sh" --timeout 600 ${KUNWIND_BENCH_APPEND:+--append "$KUNWIND_BENCH_APPEND"} "$kernel" "$out/bench.sh" |
-	tail -n1) || die "scripts/profile-boot.sh $kernel failed${log:+ (console: $log)}"
+log=$("$top/tests/harness/profile-boot.sh" --timeout 600 ${KUNWIND_BENCH_APPEND:+--append "$KUNWIND_BENCH_APPEND"} "$kernel" "$out/bench.sh" |
+	tail -n1) || die "tests/harness/profile-boot.sh $kernel failed${log:+ (console: $log)}"
 cp "$log" "$out/console.log"
 
 python3 - "$out/console.log" <<'EOF'

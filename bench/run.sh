@@ -21,7 +21,7 @@
 # Environment:
 #	O			build directory (default build)
 #	KUNWIND_VMLINUX		the vmlinux to use; "none" skips that part.
-#				Default: the test kernel of scripts/test-kernel.sh
+#				Default: the test kernel of tests/harness/test-kernel.sh
 #				(built on first use: ~8 min at -j2)
 #	KUNWIND_BENCH_ROUND_S	seconds per timing round (default 0.2)
 #	KUNWIND_BENCH_CLOCK	"monotonic" for wall time (default: thread CPU time)
@@ -129,12 +129,12 @@ elif [ -n "${KUNWIND_VMLINUX-}" ]; then
 	[ -f "$vmlinux" ] || { why="KUNWIND_VMLINUX=$vmlinux does not exist"; vmlinux=; }
 else
 	echo
-	echo "--- test kernel (scripts/test-kernel.sh; builds once, ~8 min at -j2)"
-	if kdir=$("$top/scripts/test-kernel.sh" | tail -n1) && [ -n "$kdir" ]; then
+	echo "--- test kernel (tests/harness/test-kernel.sh; builds once, ~8 min at -j2)"
+	if kdir=$("$top/tests/harness/test-kernel.sh" | tail -n1) && [ -n "$kdir" ]; then
 		vmlinux=$kdir/vmlinux
 		[ -f "$vmlinux" ] || { why="no vmlinux in $kdir"; vmlinux=; }
 	else
-		why="scripts/test-kernel.sh failed (see its messages above)"
+		why="tests/harness/test-kernel.sh failed (see its messages above)"
 	fi
 fi
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kunwind_test_early.ko: a module with a kunwind table that is loaded
- * BEFORE kunwind.ko (scripts/kunit-run.sh), so kunwind must find and
+ * BEFORE kunwind.ko (tests/harness/kunit-run.sh), so kunwind must find and
  * register it at its own load.  It only exports call chains that the
  * suites of kunwind_test.ko walk through:
  *

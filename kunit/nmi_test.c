@@ -12,7 +12,7 @@
  * in this module's functions called from vmlinux, now and then in entry
  * code (whose step kunwind leaves to ORC: "first step by ORC").
  *
- * Under QEMU TCG (scripts/kunit-run.sh) an interrupt is taken only
+ * Under QEMU TCG (tests/harness/kunit-run.sh) an interrupt is taken only
  * between translation blocks: after a jump, call or return, at a pause
  * or a rep-string iteration, at a page boundary; never between a push and
  * the next instruction of straight-line code.  So the points sampled are

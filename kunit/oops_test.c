@@ -7,7 +7,7 @@
  * kernel's own oops, is tests/death.test's (one QEMU boot per death).
  *
  * Printed at KERN_DEBUG, below the console's level: the KUnit console
- * stays free of traces (scripts/kunit-report.py fails on one).
+ * stays free of traces (tests/harness/kunit-report.py fails on one).
  */
 #include <linux/completion.h>
 #include <linux/hrtimer.h>

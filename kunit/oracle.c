@@ -9,7 +9,7 @@
  * the loader and the build produced:
  *
  *   vmlinux   the table file itself, vmlinux.kunwind, which
- *             scripts/kunit-run.sh copies into the initramfs next to the
+ *             tests/harness/kunit-run.sh copies into the initramfs next to the
  *             link-time addresses of two exported functions
  *             (vmlinux.map, from System.map): the run-time place of the
  *             table's segments is link address + the KASLR offset those

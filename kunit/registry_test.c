@@ -25,7 +25,7 @@
  * the ORC fallback for vmlinux's frames is built instead.
  *
  * Tables refused on purpose are named kt_refuse_*: their one console
- * line each is expected (scripts/kunit-report.py).
+ * line each is expected (tests/harness/kunit-report.py).
  */
 /* kunwind_mod_section(), as kunwind.ko builds it */
 #include "unwind/linux/compat.h"
@@ -64,7 +64,7 @@ static void registry_own_table_registered_at_load(struct kunit *test)
 /*
  * Built in (CONFIG_KUNWIND=y) there is no vmlinux table and no module can
  * load before kunwind: the cases that need either are left out of the
- * build (scripts/kunit-run.sh --kernel builtin checks exactly which), and
+ * build (tests/harness/kunit-run.sh --kernel builtin checks exactly which), and
  * one proves the fallback instead.
  */
 #if !IS_BUILTIN(CONFIG_KUNWIND)
@@ -420,7 +420,7 @@ static noinline long early_probe(void *arg)
 }
 
 /*
- * scripts/kunit-run.sh loads kunwind_test_early.ko before kunwind.ko, so
+ * tests/harness/kunit-run.sh loads kunwind_test_early.ko before kunwind.ko, so
  * only kunwind.ko's look at the module list can have registered it.  The
  * ORC fallback would give the same frames; the flags tell which made the
  * steps out of the module's two frames: frame k + 1 is reached by the row

@@ -4,7 +4,7 @@
  * tracers replaced on the stack equal ORC's walks, which undo them
  * (unwind_recover_ret_addr()):
  *
- *   - function_graph: scripts/kunit-run.sh traces kt_traced_1/2/3 of
+ *   - function_graph: tests/harness/kunit-run.sh traces kt_traced_1/2/3 of
  *     kunwind_test_early.ko (set_ftrace_filter "kt_traced_*", current_tracer
  *     function_graph) before this module loads, so every call through them
  *     returns to return_to_handler;

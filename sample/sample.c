@@ -22,13 +22,13 @@
  * point, which runs at rmmod; writing to
  * /sys/module/kunwind_sample/parameters/trigger runs one more from a
  * sysfs write.  With points=0 (kunwind_sample.points=0 on the command
- * line of scripts/mkinitramfs.sh's initramfs) none of them runs, not even
+ * line of tests/harness/mkinitramfs.sh's initramfs) none of them runs, not even
  * the exit point, and the module prints nothing of its own.
  *
  * Deaths: writing a KIND to /sys/module/kunwind_sample/parameters/die
  * prints "kunwind-sample: die KIND", then kills the kernel that way, so
  * that an oops, a BUG or a panic has module frames to walk
- * (scripts/death-boot.sh boots one death each, with oops=panic).  Every
+ * (tests/harness/death-boot.sh boots one death each, with oops=panic).  Every
  * NULL read is a real one, through a pointer the compiler cannot see.
  * Each death happens under at least four module frames: the writer's
  * (or the kthread's, tasklet's, hrtimer's) function, then a chain of
@@ -55,7 +55,7 @@
  *	stack-overflow	unbounded recursion into the task stack's guard page:
  *			a double fault (CONFIG_VMAP_STACK)
  *
- * A panic for a memory dump (scripts/gdb-boot.sh): writing anything to
+ * A panic for a memory dump (tests/harness/gdb-boot.sh): writing anything to
  * /sys/module/kunwind_sample/parameters/dump starts three kthreads that
  * sleep at different depths of module functions, prints the kernel's
  * trace of each (sched_show_task()), then panics in
@@ -607,7 +607,7 @@ static noinline void ksample_die_idr(void)
 	ksample_sink += id;
 }
 
-/* The kinds, in the order scripts/death-boot.sh runs "all". */
+/* The kinds, in the order tests/harness/death-boot.sh runs "all". */
 static const struct ksample_death {
 	const char *kind;
 	int (*run)(ksample_fn bottom);	/* where: this context or another */

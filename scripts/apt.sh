@@ -16,7 +16,7 @@
 # container's /var/lib/apt/lists may be empty, and an image's lists may be
 # older than the archive (the packages they name are gone), so every
 # install is preceded by one update per process.  Another apt may hold
-# dpkg's lock (scripts/test-kernel.sh installs while it builds): wait for
+# dpkg's lock (tests/harness/test-kernel.sh installs while it builds): wait for
 # it up to 10 minutes.  apt's output goes to stderr, stdout stays the
 # caller's.  APT_WHO (default "apt") prefixes the messages.
 

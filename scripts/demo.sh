@@ -7,17 +7,17 @@
 #
 # Part 1 boots the stock Debian kernel KVER (default 6.1, bookworm's own;
 # 6.12 also works) in QEMU with kunwind.ko and the sample module
-# (scripts/stock-boot.sh: build, initramfs, boot, about 30 s) and prints,
+# (tests/harness/stock-boot.sh: build, initramfs, boot, about 30 s) and prints,
 # for a few points of sample/sample.c (or the POINTs given, numbers),
 # kunwind's backtrace beside the kernel's dump_stack(), then one line per
-# point.  Part 1b boots it once more and kills it (scripts/death-boot.sh:
+# point.  Part 1b boots it once more and kills it (tests/harness/death-boot.sh:
 # the sample's hrtimer death) and prints kunwind's oops backtrace beside
 # the kernel's oops report.  Part 1c profiles a workload there with
 # kunwind's profiler and leaves the folded stacks and a flame graph in
 # build/profile/demo/.  Part 2 is the host demo (scripts/host-demo.sh): kunwind-gen and
 # kunwind-stack on a core file; it needs build/tests/stackprog and
 # build/kunwind-stack (make demo builds them) and is skipped without.
-# Part 3 panics KVER once more, dumps it (scripts/gdb-boot.sh) and walks
+# Part 3 panics KVER once more, dumps it (tests/harness/gdb-boot.sh) and walks
 # the dump's stacks from gdb with kunwind-bt (gdb/).  Part 4 profiles
 # KVER running a workload from the host with kunwind-guestprof (nothing
 # in the guest; scripts/guestprof-run.py compare), beside kunwind.ko's own
@@ -32,11 +32,11 @@ esac
 points=${*:-2 6 8 11 13 14}
 
 # kunwind.ko with the vmlinux table of every part, from the -dbg
-# package's vmlinux (scripts/stock-vmlinux.sh): its failure stops the
+# package's vmlinux (tests/harness/stock-vmlinux.sh): its failure stops the
 # demo; only when apt cannot give the package the demo runs without, says
 # so, and vmlinux frames are the ORC fallback's.
-KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kver") || {
-	echo "demo: scripts/stock-vmlinux.sh $kver failed: no vmlinux for kunwind's table" >&2
+KUNWIND_STOCK_VMLINUX=$("$top/tests/harness/stock-vmlinux.sh" "$kver") || {
+	echo "demo: tests/harness/stock-vmlinux.sh $kver failed: no vmlinux for kunwind's table" >&2
 	exit 1
 }
 export KUNWIND_STOCK_VMLINUX
@@ -49,8 +49,8 @@ fi
 echo "== part 1: kunwind.ko on Debian's stock $kver kernel in QEMU"
 echo "kunwind demo: at each point, the sample module's stack as kunwind.ko walks it (left; T: a step by a kunwind table, O: by the ORC fallback, for code no table describes) beside the kernel's own dump_stack() (right; RIP: an interrupted ip); '=' marks equal frames."
 # Its status, not tail's: a failed build or boot must stop the demo.
-out=$("$top/scripts/stock-boot.sh" "$kver") || {
-	echo "demo: scripts/stock-boot.sh $kver failed" \
+out=$("$top/tests/harness/stock-boot.sh" "$kver") || {
+	echo "demo: tests/harness/stock-boot.sh $kver failed" \
 		"${out:+(console: $(echo "$out" | tail -n1))}" >&2
 	exit 1
 }
@@ -63,10 +63,10 @@ echo "(all of it: $log)"
 
 echo
 echo "== part 1b: an oops, kunwind's backtrace beside the kernel's own"
-echo "kunwind demo: the sample module is told to die (scripts/death-boot.sh $kver hrtimer): a NULL read in a hard hrtimer that interrupted the module's own code.  Left: kunwind.ko's trace from its die notifier, from the fault's registers; right: the kernel's oops report (its register dump's RIP, then its Call Trace without the '?' guesses)."
+echo "kunwind demo: the sample module is told to die (tests/harness/death-boot.sh $kver hrtimer): a NULL read in a hard hrtimer that interrupted the module's own code.  Left: kunwind.ko's trace from its die notifier, from the fault's registers; right: the kernel's oops report (its register dump's RIP, then its Call Trace without the '?' guesses)."
 # The last line: "hrtimer STATUS CONSOLE-LOG".
-res=$("$top/scripts/death-boot.sh" "$kver" hrtimer | tail -n1) || {
-	echo "demo: scripts/death-boot.sh $kver hrtimer failed: $res" >&2
+res=$("$top/tests/harness/death-boot.sh" "$kver" hrtimer | tail -n1) || {
+	echo "demo: tests/harness/death-boot.sh $kver hrtimer failed: $res" >&2
 	exit 1
 }
 dlog=${res##* }
@@ -76,9 +76,9 @@ echo "(all of it: $dlog)"
 
 echo
 echo "== part 1c: kunwind's sampling profiler, a flame graph"
-echo "kunwind demo: the same kernel profiled for 4 s at 997 Hz per CPU (debugfs kunwind/profile/, scripts/profile-run.sh): the sample module's work=1 kthread (nested module functions, sort()) and a busybox loop of syscalls, with the self-check on (each sample walked by ORC too and compared).  lost: walks that stopped at <= 2 frames; agreement: equal samples over the samples where ORC completed."
-prof=$("$top/scripts/profile-run.sh" "$kver" "$top/build/profile/demo") || {
-	echo "demo: scripts/profile-run.sh $kver failed" >&2
+echo "kunwind demo: the same kernel profiled for 4 s at 997 Hz per CPU (debugfs kunwind/profile/, tests/harness/profile-run.sh): the sample module's work=1 kthread (nested module functions, sort()) and a busybox loop of syscalls, with the self-check on (each sample walked by ORC too and compared).  lost: walks that stopped at <= 2 frames; agreement: equal samples over the samples where ORC completed."
+prof=$("$top/tests/harness/profile-run.sh" "$kver" "$top/build/profile/demo") || {
+	echo "demo: tests/harness/profile-run.sh $kver failed" >&2
 	exit 1
 }
 echo "$prof"
@@ -100,9 +100,9 @@ fi
 
 echo
 echo "== part 3: a crash dump, its stacks walked from gdb (gdb/, Documentation/gdb.rst)"
-echo "kunwind demo: the same kernel panics on purpose (the sample's dump parameter: three kthreads asleep at depths 1, 3 and 5, then a panic); QEMU dumps its memory (scripts/gdb-boot.sh dump $kver); gdb with the -dbg vmlinux and the dump runs kunwind-bt: kunwind's C walker (build/gdb/libkunwind.so) on the tables in the dump's own memory, KASLR measured on the dump."
-out=$("$top/scripts/gdb-boot.sh" --mem 256M dump "$kver" | tail -n 7) || {
-	echo "demo: scripts/gdb-boot.sh dump $kver failed" >&2
+echo "kunwind demo: the same kernel panics on purpose (the sample's dump parameter: three kthreads asleep at depths 1, 3 and 5, then a panic); QEMU dumps its memory (tests/harness/gdb-boot.sh dump $kver); gdb with the -dbg vmlinux and the dump runs kunwind-bt: kunwind's C walker (build/gdb/libkunwind.so) on the tables in the dump's own memory, KASLR measured on the dump."
+out=$("$top/tests/harness/gdb-boot.sh" --mem 256M dump "$kver" | tail -n 7) || {
+	echo "demo: tests/harness/gdb-boot.sh dump $kver failed" >&2
 	exit 1
 }
 dump=$(echo "$out" | awk '$1 == "dump" { print $2 }')

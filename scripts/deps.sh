@@ -6,7 +6,7 @@
 #   scripts/deps.sh kernel     also what the QEMU/kernel tests need
 # What the kernel tests fetch per kernel (a stock 6.12 image and headers,
 # the vmlinux of a -dbg package) is fetched by the scripts that need it
-# (scripts/stock-boot.sh, scripts/dbg-vmlinux.sh).
+# (tests/harness/stock-boot.sh, tests/harness/dbg-vmlinux.sh).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 APT_WHO="deps"

@@ -9,13 +9,13 @@ the guest:
     scripts/guestprof-run.py bench [--seconds S] [--cycles N] [--mem SIZE]
                                    [--append ARGS] KERNEL OUTDIR
 
-KERNEL as scripts/gdb-boot.sh takes it (test, debug, 6.1, 6.12);
+KERNEL as tests/harness/gdb-boot.sh takes it (test, debug, 6.1, 6.12);
 --append ARGS are its kernel arguments, by default "tsc=reliable": under
 TCG, Debian 6.1 otherwise takes the HPET as its clocksource, an MMIO read
 that the host's stops land on (QEMU stops a vCPU at its MMIO access)
 while the guest's timer never can (it fires after the instruction), 5 %
 of the host's samples and none of the guest's.  The
-guest (scripts/gdb-boot.sh live --ram: gdbstub on a unix socket, RAM in a
+guest (tests/harness/gdb-boot.sh live --ram: gdbstub on a unix socket, RAM in a
 shared file) runs the sample module's work kthread (work=1: nested module
 functions and sort(), counting its rounds in work_loops) and a busybox
 loop of syscalls, in rounds of S guest seconds marked on its console:
@@ -193,13 +193,13 @@ class Guest:
             f.write(WORKLOAD % dict(seconds=seconds, prof=prof,
                                     guest_hz=guest_hz, loop=prof))
         self.dir = os.path.join(out, 'guest')
-        r = subprocess.run([os.path.join(TOP, 'scripts', 'gdb-boot.sh'),
+        r = subprocess.run([os.path.join(TOP, 'tests', 'harness', 'gdb-boot.sh'),
                             '--ram', '--mem', mem, '--workload', wl,
                             '--append', append, '--out', self.dir, 'live',
                             kernel],
                            stdout=subprocess.PIPE, text=True)
         if r.returncode:
-            die('scripts/gdb-boot.sh live %s failed (%d)' % (kernel,
+            die('tests/harness/gdb-boot.sh live %s failed (%d)' % (kernel,
                                                             r.returncode))
         self.info = dict(line.split(' ', 1) for line in
                          r.stdout.strip().splitlines() if ' ' in line)
@@ -209,7 +209,7 @@ class Guest:
         self.console = Console(self.info['console'])
 
     def stop(self):
-        subprocess.run([os.path.join(TOP, 'scripts', 'gdb-boot.sh'),
+        subprocess.run([os.path.join(TOP, 'tests', 'harness', 'gdb-boot.sh'),
                         '--stop', self.dir], stdout=subprocess.DEVNULL)
 
 

@@ -4,7 +4,7 @@
 
     tests/gdb_check.py dump|fork|bad|live   (tests/gdb.test runs all four)
 
-dump  scripts/gdb-boot.sh dump test: the sample's three sleeping kthreads
+dump  tests/harness/gdb-boot.sh dump test: the sample's three sleeping kthreads
       print their kernel traces (sched_show_task()), then the sample
       panics; QEMU dumps the guest.  gdb with vmlinux and the dump:
       kunwind-bt PID equals each sleeper's kernel trace frame for frame;
@@ -14,7 +14,7 @@ dump  scripts/gdb-boot.sh dump test: the sample's three sleeping kthreads
       drgn on the same dump (a second, independent unwinder), with a
       vmlinux without .orc_* (0.0.22 predates 6.4's ORC): the frames it
       gives must be kunwind's; how far it gets is reported.
-fork  scripts/gdb-boot.sh --fork 6 dump: the kernel dies right after a
+fork  tests/harness/gdb-boot.sh --fork 6 dump: the kernel dies right after a
       shell forked 6 jobs that cannot run before (SCHED_FIFO 99, CPU 0):
       the tasks forked but never scheduled (saved return address
       ret_from_fork_asm / ret_from_fork, from nm and VMCOREINFO) are
@@ -26,7 +26,7 @@ bad   on copies of that dump: a corrupt table (its magic), a task with a
       without kunwind loaded): each a clear message, no Python traceback;
       without kunwind, vmlinux's table is built on the fly and the walk
       goes as far as vmlinux's frames.
-live  scripts/gdb-boot.sh live test: a breakpoint on ksample_report(),
+live  tests/harness/gdb-boot.sh live test: a breakpoint on ksample_report(),
       which the guest calls every 2 s from a write to the sample's trigger
       parameter; where it stops, kunwind-bt equals gdb's own DWARF bt
       (the same pcs, the whole stack down to the entry frame) and the
@@ -77,7 +77,7 @@ def note(msg):
 
 def boot(mode, kernel='test', fork=None):
     # 256 MB: a dump of a quarter the size, as good for every check
-    r = subprocess.run([os.path.join(TOP, 'scripts/gdb-boot.sh'), '--mem',
+    r = subprocess.run([os.path.join(TOP, 'tests/harness/gdb-boot.sh'), '--mem',
                         '256M'] + (['--fork', str(fork)] if fork else []) +
                        [mode, kernel], capture_output=True, text=True)
     info = {}
@@ -86,7 +86,7 @@ def boot(mode, kernel='test', fork=None):
         if len(p) == 2:
             info[p[0]] = p[1]
     if r.returncode:
-        sys.stdout.write('not ok gdb_boot_%s_%s: scripts/gdb-boot.sh %s%s %s '
+        sys.stdout.write('not ok gdb_boot_%s_%s: tests/harness/gdb-boot.sh %s%s %s '
                          'exited %d\n' % (mode, kernel, '--fork %d ' % fork
                                           if fork else '', mode, kernel,
                                           r.returncode))
@@ -455,7 +455,7 @@ def fork_return(vmlinux):
 
 def check_fork(info, kernel):
     """A dump of a kernel that died right after a shell forked jobs that
-    never ran (scripts/gdb-boot.sh --fork): each task whose saved return
+    never ran (tests/harness/gdb-boot.sh --fork): each task whose saved return
     address (at thread.sp, the kernel's inactive_task_frame) is
     ret_from_fork(_asm), found here from nm and VMCOREINFO, must be in the
     dump (or the case proves nothing) and walked complete by kunwind-bt,
@@ -716,7 +716,7 @@ def main():
         try:
             check_live(info)
         finally:
-            subprocess.run([os.path.join(TOP, 'scripts/gdb-boot.sh'),
+            subprocess.run([os.path.join(TOP, 'tests/harness/gdb-boot.sh'),
                             '--stop', os.path.dirname(info['gdb'])],
                            capture_output=True)
     return 1 if failed else 0

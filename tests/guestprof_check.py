@@ -276,7 +276,7 @@ def check_compare(kernel):
 def boot_live(kernel, out, append=None):
     with tempfile.NamedTemporaryFile('w', suffix='.sh', delete=False) as f:
         f.write(LOAD)
-    cmd = [os.path.join(TOP, 'scripts/gdb-boot.sh'), '--ram', '--mem',
+    cmd = [os.path.join(TOP, 'tests/harness/gdb-boot.sh'), '--ram', '--mem',
            '512M', '--workload', f.name, '--out', out]
     if append:
         cmd += ['--append', append]
@@ -289,7 +289,7 @@ def boot_live(kernel, out, append=None):
 
 
 def stop(out):
-    subprocess.run([os.path.join(TOP, 'scripts/gdb-boot.sh'), '--stop', out],
+    subprocess.run([os.path.join(TOP, 'tests/harness/gdb-boot.sh'), '--stop', out],
                    capture_output=True)
 
 
@@ -449,7 +449,7 @@ def check_bad():
                         '-d', '1'], 'cannot connect to the gdbstub'),
     ]
     # Debian 6.1's -dbg vmlinux (the compare case fetched it once)
-    other = subprocess.run([os.path.join(TOP, 'scripts/stock-vmlinux.sh'),
+    other = subprocess.run([os.path.join(TOP, 'tests/harness/stock-vmlinux.sh'),
                             '6.1'], capture_output=True, text=True).stdout
     other = other.strip().splitlines()[-1] if other.strip() else ''
     say(os.path.exists(other), 'guestprof_bad_another_vmlinux_found', other)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 # KUnit suites of kunwind.ko, in QEMU on the test kernel (tests/kunit.test,
-# scripts/kunit-run.sh).  It builds kunwind.ko and kunit/ itself, in
+# tests/harness/kunit-run.sh).  It builds kunwind.ko and kunit/ itself, in
 # $(O)/kunit, with the generator that `make all` builds.
 CHECKS += tests/kunit.test

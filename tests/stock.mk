@@ -8,9 +8,9 @@
 # Cost on this machine (2 cores, TCG): the four boots with their builds
 # take 56 s (`time tests/run tests/stock.test`, vmlinux files cached).
 # First run on a fresh machine adds:
-#   - the 6.12 image and headers (scripts/stock-boot.sh: apt-get update,
+#   - the 6.12 image and headers (tests/harness/stock-boot.sh: apt-get update,
 #     install): 43 s, of which 24 s are the image's update-initramfs;
-#   - the two -dbg vmlinux files (scripts/dbg-vmlinux.sh: download 1.9 GB
+#   - the two -dbg vmlinux files (tests/harness/dbg-vmlinux.sh: download 1.9 GB
 #     of .deb, extract one member each, keep 1 GB in ~/.cache/kunwind/dbg):
 #     25 s at this mirror's speed, a few minutes at worst.
 # Affordable in CI's 90 minutes, so the -dbg variants run; they are

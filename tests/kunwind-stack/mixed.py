@@ -38,12 +38,12 @@ parse_kunwind_stack = stack_test.parse_ours
 # elfutils' cores: tests/data/elfutils (copied, see its README) and the
 # tests/ directory of an unpacked elfutils source (apt-get source elfutils)
 # named by KUNWIND_ELFUTILS_TESTS.
-# Without it, scripts/elfutils-tests.sh fetches Debian's source once
+# Without it, tests/harness/elfutils-tests.sh fetches Debian's source once
 # (cached) and names it; if that fails, those cores are a skip, saying why.
 def _elfutils_tests():
     if os.environ.get("KUNWIND_ELFUTILS_TESTS"):
         return [os.environ["KUNWIND_ELFUTILS_TESTS"]], None
-    p = subprocess.run([os.path.join(TOP, "scripts", "elfutils-tests.sh")],
+    p = subprocess.run([os.path.join(TOP, "tests", "harness", "elfutils-tests.sh")],
                        capture_output=True, text=True)
     if p.returncode or not p.stdout.strip():
         return [], (p.stderr.strip().splitlines() or ["failed"])[-1]

@@ -4,7 +4,7 @@
 # Build (once) the kunwind test kernel from Debian's linux-source-6.12 and
 # print its build directory on the last line of stdout:
 #
-#	KDIR=$(scripts/test-kernel.sh) || exit
+#	KDIR=$(tests/harness/test-kernel.sh) || exit
 #	qemu: $KDIR/arch/x86/boot/bzImage    symbols: $KDIR/vmlinux
 #	modules: make -C $KDIR/source O=$KDIR M=$PWD/mymod
 #
@@ -21,7 +21,7 @@
 #
 # Environment:
 #	KUNWIND_CACHE	cache root (default $HOME/.cache/kunwind)
-#	KUNWIND_KCONFIG	config fragment (default scripts/test-kernel.config)
+#	KUNWIND_KCONFIG	config fragment (default tests/harness/test-kernel.config)
 #	KUNWIND_JOBS	make -j (default: number of CPUs)
 #
 # The fragment's header has the measured build times; build.log ends with
@@ -33,9 +33,9 @@
 # test-kernel-debug.config on top, composed into one fragment and passed
 # as KUNWIND_KCONFIG by
 #
-#	KDIR=$(scripts/boot-modules.sh --kernel-dir debug) || exit
+#	KDIR=$(tests/harness/boot-modules.sh --kernel-dir debug) || exit
 #
-# (scripts/profile-boot.sh and death-boot.sh take "debug" as their
+# (tests/harness/profile-boot.sh and death-boot.sh take "debug" as their
 # kernel).  The hash covers the composed lines, so the debug kernel has its
 # own build directory and the default one is untouched.  The composing is
 # not done here because this script's code is part of every build's hash:

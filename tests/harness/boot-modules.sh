@@ -2,25 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build kunwind.ko and the sample module for a kernel to boot in QEMU
-# (scripts/death-boot.sh, scripts/profile-boot.sh):
+# (tests/harness/death-boot.sh, tests/harness/profile-boot.sh):
 #
-#	scripts/boot-modules.sh test|debug DIR
-#	scripts/boot-modules.sh STOCK-KERNEL
-#	scripts/boot-modules.sh --kernel-dir test|debug
+#	tests/harness/boot-modules.sh test|debug DIR
+#	tests/harness/boot-modules.sh STOCK-KERNEL
+#	tests/harness/boot-modules.sh --kernel-dir test|debug
 #
 # KERNEL:
-#	test	the self-built test kernel (scripts/test-kernel.sh)
-#	debug	the same kernel with scripts/test-kernel-debug.config on top
+#	test	the self-built test kernel (tests/harness/test-kernel.sh)
+#	debug	the same kernel with tests/harness/test-kernel-debug.config on top
 #		(lockdep, kmemleak, debug objects, a preemptible kernel)
 #	6.1, 6.12 or a full release: a stock Debian kernel, as
-#		scripts/stock-boot.sh takes it
+#		tests/harness/stock-boot.sh takes it
 #
 # test and debug: kunwind.ko, with the kernel's vmlinux table
 # (KUNWIND_VMLINUX=<build dir>/vmlinux), and sample/kunwind_sample.ko are
 # built in DIR/src, a copy of the module sources mirrored by content as
-# scripts/kunit-run.sh does (an unchanged tree rebuilds nothing); the log
+# tests/harness/kunit-run.sh does (an unchanged tree rebuilds nothing); the log
 # is DIR/build.log.  The caller serialises users of DIR.  A stock kernel:
-# "scripts/stock-boot.sh --no-boot KVER" builds both in its own output
+# "tests/harness/stock-boot.sh --no-boot KVER" builds both in its own output
 # directory's src/ (with the vmlinux table when KUNWIND_STOCK_VMLINUX
 # names a vmlinux or the -dbg package is installed: see stock-boot.sh).
 #
@@ -37,11 +37,9 @@
 # status 1 on any failure.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "boot-modules: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+who='boot-modules'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 kdir_only=0
 if [ "${1:-}" = --kernel-dir ]; then
@@ -59,21 +57,17 @@ kernel=$1
 dir=${2:-}
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 
 # The debug fragment: the base's lines but those the debug fragment
 # overrides (the same option set or unset), then the debug fragment's.
 compose_debug() {
-	local base=$top/scripts/test-kernel.config
-	local extra=$top/scripts/test-kernel-debug.config
+	local base=$top/tests/harness/test-kernel.config
+	local extra=$top/tests/harness/test-kernel-debug.config
 	local out=$objdir/kernel/test-kernel+debug.config
 	mkdir -p "$(dirname "$out")"
 	{
-		echo "# Composed by scripts/boot-modules.sh from" \
+		echo "# Composed by tests/harness/boot-modules.sh from" \
 			"test-kernel.config and test-kernel-debug.config."
 		awk 'function opt(line) {
 			if (match(line, /^CONFIG_[A-Za-z0-9_]+=/))
@@ -96,8 +90,8 @@ test | debug)
 	frag=
 	[ "$kernel" = debug ] && frag=$(compose_debug)
 	kdir=$(KUNWIND_KCONFIG=${frag:-${KUNWIND_KCONFIG:-}} \
-		"$top/scripts/test-kernel.sh" | tail -n1) ||
-		die "no $kernel kernel (scripts/test-kernel.sh failed)"
+		"$top/tests/harness/test-kernel.sh" | tail -n1) ||
+		die "no $kernel kernel (tests/harness/test-kernel.sh failed)"
 	bzimage=$kdir/arch/x86/boot/bzImage
 	if [ ! -f "$bzimage" ] || [ ! -f "$kdir/vmlinux" ]; then
 		die "$kernel kernel build dir $kdir lacks vmlinux or bzImage"
@@ -112,7 +106,7 @@ test | debug)
 	: >"$log"
 	make -s -C "$top" O="$obj" "$obj/kunwind-gen" >>"$log" 2>&1 ||
 		{ tail -n 30 "$log" >&2; die "building $obj/kunwind-gen failed"; }
-	# By content, as scripts/kunit-run.sh mirrors: an unchanged tree
+	# By content, as tests/harness/kunit-run.sh mirrors: an unchanged tree
 	# rebuilds nothing.
 	(cd "$top" && rsync -rlpD --checksum --relative --delete \
 		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
@@ -136,10 +130,10 @@ test | debug)
 	;;
 *)
 	[ "$kdir_only" = 0 ] || die "--kernel-dir: test or debug only"
-	rel=$("$top/scripts/stock-boot.sh" --release "$kernel" | tail -n1) ||
-		die "scripts/stock-boot.sh --release $kernel failed"
-	stock=$("$top/scripts/stock-boot.sh" --no-boot "$kernel" | tail -n1) ||
-		die "scripts/stock-boot.sh --no-boot $kernel failed"
+	rel=$("$top/tests/harness/stock-boot.sh" --release "$kernel" | tail -n1) ||
+		die "tests/harness/stock-boot.sh --release $kernel failed"
+	stock=$("$top/tests/harness/stock-boot.sh" --no-boot "$kernel" | tail -n1) ||
+		die "tests/harness/stock-boot.sh --no-boot $kernel failed"
 	bzimage=/boot/vmlinuz-$rel
 	src=$stock/src
 	;;

@@ -4,25 +4,25 @@
 # Boot a kernel in QEMU for gdb and drgn (gdb/): a memory dump of a
 # panicked guest, or a live guest behind QEMU's gdbstub:
 #
-#	scripts/gdb-boot.sh [OPTIONS] dump [KERNEL]
-#	scripts/gdb-boot.sh [OPTIONS] --fork N dump [KERNEL]
-#	scripts/gdb-boot.sh [OPTIONS] live [KERNEL]
-#	scripts/gdb-boot.sh --stop DIR
+#	tests/harness/gdb-boot.sh [OPTIONS] dump [KERNEL]
+#	tests/harness/gdb-boot.sh [OPTIONS] --fork N dump [KERNEL]
+#	tests/harness/gdb-boot.sh [OPTIONS] live [KERNEL]
+#	tests/harness/gdb-boot.sh --stop DIR
 #
-# KERNEL (default test): "test" (scripts/test-kernel.sh), "debug" (the
+# KERNEL (default test): "test" (tests/harness/test-kernel.sh), "debug" (the
 # same with lockdep and kmemleak), or a stock Debian kernel as
-# scripts/stock-boot.sh takes it: 6.1, 6.12 or a full release.
-# scripts/boot-modules.sh builds kunwind.ko (with the vmlinux table: the
+# tests/harness/stock-boot.sh takes it: 6.1, 6.12 or a full release.
+# tests/harness/boot-modules.sh builds kunwind.ko (with the vmlinux table: the
 # build dir's vmlinux, or a stock kernel's -dbg vmlinux, which
-# scripts/stock-vmlinux.sh fetches once) and kunwind_sample.ko.
+# tests/harness/stock-vmlinux.sh fetches once) and kunwind_sample.ko.
 #
-# The initramfs (scripts/mkinitramfs.sh) insmods kunwind.ko and
+# The initramfs (tests/harness/mkinitramfs.sh) insmods kunwind.ko and
 # kunwind_sample.ko (points=0: none of its points runs); a stock kernel
 # first gets its qemu_fw_cfg.ko (a module there, built in on the test
 # kernel), without which the dump has no VMCOREINFO.  QEMU runs as
-# scripts/qemu-run.sh runs it (TCG, -smp 2, 1 GB unless --mem), plus
+# tests/harness/qemu-run.sh runs it (TCG, -smp 2, 1 GB unless --mem), plus
 # -device vmcoreinfo (the guest's fw_cfg driver tells QEMU where its
-# VMCOREINFO note is: scripts/test-kernel.config), an HMP monitor on the
+# VMCOREINFO note is: tests/harness/test-kernel.config), an HMP monitor on the
 # unix socket DIR/monitor.sock and -pidfile DIR/qemu.pid.  The command
 # line adds "loglevel=7 panic=0" to qemu-run.sh's "console=ttyS0
 # panic=-1": panic=0, the later one, leaves a panicked kernel spinning in
@@ -75,7 +75,7 @@
 # when it returns.  --ram: guest RAM is a file the host may map,
 # /dev/shm/kunwind-ram-HASH (QEMU memory-backend-file, share=on; HASH from
 # DIR), removed by --stop: what kunwind-guestprof reads.
-# Stop with "scripts/gdb-boot.sh --stop DIR" (quit over the monitor, then
+# Stop with "tests/harness/gdb-boot.sh --stop DIR" (quit over the monitor, then
 # SIGTERM/SIGKILL to QEMU's pid), or kill the pid yourself.  QEMU is
 # killed anyway after --timeout seconds (live default 3600; 0: never).
 # One live guest per DIR: a second start is refused while it runs.
@@ -97,7 +97,7 @@
 #		sample_ko
 #	live:	gdb DIR/gdb.sock (what "target remote" takes),
 #		monitor DIR/monitor.sock, pid QEMU-PID, console, vmlinux,
-#		kunwind_ko, sample_ko, stop "scripts/gdb-boot.sh --stop DIR",
+#		kunwind_ko, sample_ko, stop "tests/harness/gdb-boot.sh --stop DIR",
 #		ram FILE (with --ram)
 # vmlinux is "none" for a stock kernel without a -dbg vmlinux.  The
 # modules are the built ones, with their debug info; under KASLR (on
@@ -111,7 +111,7 @@
 # that is not the sample's, the dump or its check failed: the messages
 # say which); 124 the marker did not come in time (QEMU killed).
 #
-# Measured (2 cores, TCG, modules up to date; `time scripts/gdb-boot.sh
+# Measured (2 cores, TCG, modules up to date; `time tests/harness/gdb-boot.sh
 # ...`): dump on the test kernel 6.6-7.5 s in all: the panic's end 2.6-3.0
 # s after QEMU starts, 1,025 MB dumped in 0.7-1.1 s (257 MB with --mem
 # 256M); on Debian 6.12, 4.2 s to the panic and 14 s for the dump (the
@@ -120,11 +120,9 @@
 # --stop 0.3 s.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "gdb-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+who='gdb-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # hmp SOCKET COMMAND: run one HMP command, print its output.  HMP has no
 # end-of-reply marker but its prompt, which comes back when a synchronous
@@ -268,11 +266,7 @@ case "$mem" in
 esac
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 kdir=$objdir/gdb/$kernel
 mkdir -p "$kdir"
 if [ -z "$out" ]; then
@@ -285,10 +279,9 @@ out=$(cd "$out" && pwd)
 [ ${#out} -le 90 ] || die "$out: too long for a unix socket path (--out)"
 # One run at a time per kernel: the module build, and a live guest's
 # start (a second finds it running).
-exec 8>"$kdir/lock"
-flock 8
+harness_lock "$kdir"
 if alive "$(cat "$out/qemu.pid" 2>/dev/null || true)" "$out"; then
-	die "a guest runs in $out: scripts/gdb-boot.sh --stop $out"
+	die "a guest runs in $out: tests/harness/gdb-boot.sh --stop $out"
 fi
 
 t0=$(now)
@@ -296,12 +289,10 @@ mdir=
 case "$kernel" in
 test | debug) mdir=$kdir ;;
 *) export KUNWIND_STOCK_VMLINUX
-	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel") ||
-		die "scripts/stock-vmlinux.sh $kernel failed" ;;
+	KUNWIND_STOCK_VMLINUX=$("$top/tests/harness/stock-vmlinux.sh" "$kernel") ||
+		die "tests/harness/stock-vmlinux.sh $kernel failed" ;;
 esac
-read -r bzimage src < <("$top/scripts/boot-modules.sh" "$kernel" ${mdir:+"$mdir"} |
-	tail -n1) || true
-[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+harness_modules "$kernel" ${mdir:+"$mdir"}
 case "$kernel" in
 test | debug) vmlinux=${bzimage%/arch/x86/boot/bzImage}/vmlinux ;;
 *) vmlinux=$KUNWIND_STOCK_VMLINUX
@@ -361,7 +352,7 @@ EOF
 	mods+=("$out/fifo-cpu0:/fifo-cpu0")
 	cat >"$out/test.sh" <<EOF
 #!/bin/sh
-# scripts/gdb-boot.sh --fork $fork dump: a shell at SCHED_FIFO 99 on CPU 0
+# tests/harness/gdb-boot.sh --fork $fork dump: a shell at SCHED_FIFO 99 on CPU 0
 # forks $fork jobs, which cannot run before it sleeps, and the kernel
 # panics in its next write.
 /fifo-cpu0 /bin/sh -c '
@@ -384,7 +375,7 @@ EOF
 elif [ "$mode" = dump ]; then
 	cat >"$out/test.sh" <<'EOF'
 #!/bin/sh
-# scripts/gdb-boot.sh dump: the sample's dump; the kernel panics and
+# tests/harness/gdb-boot.sh dump: the sample's dump; the kernel panics and
 # stays in panic() (panic=0) until the host has dumped it.
 echo 1 >/sys/module/kunwind_sample/parameters/dump
 rc=$?
@@ -398,7 +389,7 @@ EOF
 else
 	cat >"$out/test.sh" <<'EOF'
 #!/bin/sh
-# scripts/gdb-boot.sh live: wait until the sample's work kthread has run
+# tests/harness/gdb-boot.sh live: wait until the sample's work kthread has run
 # a round, say so, and idle until the host stops QEMU.
 p=/sys/module/kunwind_sample/parameters/work_loops
 i=0
@@ -444,7 +435,7 @@ EOF
 	fi
 fi
 chmod +x "$out/test.sh"
-"$top/scripts/mkinitramfs.sh" "$out/initrd.cpio.gz" ${mods[@]+"${mods[@]}"} \
+"$top/tests/harness/mkinitramfs.sh" "$out/initrd.cpio.gz" ${mods[@]+"${mods[@]}"} \
 	"$src/kunwind.ko" "$src/sample/kunwind_sample.ko" "$out/test.sh" >&2 ||
 	die "mkinitramfs failed"
 
@@ -457,7 +448,7 @@ say "$kernel: $mode: booting $bzimage (console: $console)"
 # The RAM file goes when QEMU does, however it ends.
 {
 	rc=0
-	"$top/scripts/qemu-run.sh" --kernel "$bzimage" --initrd "$out/initrd.cpio.gz" \
+	"$top/tests/harness/qemu-run.sh" --kernel "$bzimage" --initrd "$out/initrd.cpio.gz" \
 		--timeout "$timeout" --append "$args${append:+ $append}" \
 		--log "$console" -- ${mem:+-m "$mem"} -device vmcoreinfo \
 		-monitor "unix:$out/monitor.sock,server=on,wait=off" \
@@ -503,7 +494,7 @@ if [ "$mode" = live ]; then
 		echo "vmlinux $vmlinux"
 		echo "kunwind_ko $src/kunwind.ko"
 		echo "sample_ko $src/sample/kunwind_sample.ko"
-		echo "stop $top/scripts/gdb-boot.sh --stop $out"
+		echo "stop $top/tests/harness/gdb-boot.sh --stop $out"
 		[ "$ram" = 0 ] || echo "ram $(ram_file "$out")"
 	} >"$out/info"
 	cat "$out/info"

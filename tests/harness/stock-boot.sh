@@ -4,9 +4,9 @@
 # Boot a stock Debian kernel in QEMU with kunwind.ko and the sample module
 # (sample/) built against its headers, and capture the console:
 #
-#	scripts/stock-boot.sh [--no-boot] [--timeout S] KVER
-#	scripts/stock-boot.sh --release KVER
-#	scripts/stock-boot.sh --install KVER
+#	tests/harness/stock-boot.sh [--no-boot] [--timeout S] KVER
+#	tests/harness/stock-boot.sh --release KVER
+#	tests/harness/stock-boot.sh --install KVER
 #
 # KVER: 6.1 (the bookworm kernel), 6.12 (bookworm's 6.12 backport), or a
 # full release such as 6.12.117+deb12-amd64.  The newest installed kernel
@@ -16,7 +16,7 @@
 # about 1 minute on a fresh machine, see tests/stock.mk).  --release only
 # prints the release it would use and installs nothing; --install installs
 # the image and headers if need be, prints the release and builds nothing
-# (scripts/stock-vmlinux.sh: the -dbg vmlinux must match the installed
+# (tests/harness/stock-vmlinux.sh: the -dbg vmlinux must match the installed
 # image); KUNWIND_BOOT_DIR
 # (default /boot) is where it looks for installed images (for
 # tests/scripts.test).
@@ -25,7 +25,7 @@
 # for the top Makefile): src/ (a copy of the kunwind tree, so that builds
 # for several kernels never share objects; kunwind.ko and
 # sample/kunwind_sample.ko are built there), build.log, initrd.cpio.gz and
-# console.log.  The initramfs (scripts/mkinitramfs.sh) inserts
+# console.log.  The initramfs (tests/harness/mkinitramfs.sh) inserts
 # kunwind_test_early.ko (kunit/early.c with its table, built alone: a
 # module loaded before kunwind.ko, which must register it), kunwind.ko,
 # then kunwind_sample.ko, whose init prints every point of
@@ -34,7 +34,7 @@
 #
 # kunwind.ko carries the vmlinux table, and kernel frames come from
 # kunwind tables, from /usr/lib/debug/boot/vmlinux-<release> if it exists
-# (linux-image-<release>-dbg), else from the vmlinux scripts/stock-vmlinux.sh
+# (linux-image-<release>-dbg), else from the vmlinux tests/harness/stock-vmlinux.sh
 # fetches (the -dbg package's, without installing it): a failure there
 # fails the build; only when apt has no -dbg package of the image's version
 # (stock-vmlinux.sh's "no", its reason on stderr) kunwind.ko is built
@@ -44,14 +44,14 @@
 # is build/stock/<release>-dbg/.
 #
 # The last line of stdout is the console log's path.  Exit status: 0 when
-# the boot went through (scripts/qemu-run.sh's status otherwise: 2 panic
+# the boot went through (tests/harness/qemu-run.sh's status otherwise: 2 panic
 # or failed insmod, 3 the initramfs never reported its end, 124 timeout);
 # 1 on a build or install error.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "stock-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='stock-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 APT_WHO="stock-boot"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
@@ -147,17 +147,13 @@ if [ "$install" = 1 ]; then
 fi
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 case "${KUNWIND_STOCK_VMLINUX:-}" in
 no) vmlinux= ;;
 '')	vmlinux=/usr/lib/debug/boot/vmlinux-$rel
 	if [ ! -f "$vmlinux" ]; then
-		vmlinux=$("$top/scripts/stock-vmlinux.sh" "$rel") ||
-			die "$rel: no vmlinux for its table (scripts/stock-vmlinux.sh failed)"
+		vmlinux=$("$top/tests/harness/stock-vmlinux.sh" "$rel") ||
+			die "$rel: no vmlinux for its table (tests/harness/stock-vmlinux.sh failed)"
 		if [ "$vmlinux" = no ]; then
 			say "$rel: kunwind.ko without a vmlinux table (the reason above)"
 			vmlinux=
@@ -200,7 +196,7 @@ kmake M="$src/sample" modules ||
 # kunwind's, loaded before kunwind.ko, which must find and register it.
 mkdir -p "$src/early"
 cp "$src/kunit/early.c" "$src/kunit/kunwind_test.h" "$src/early/"
-printf '%s\n' '# scripts/stock-boot.sh: kunit/early.c, loaded before kunwind.ko' \
+printf '%s\n' '# tests/harness/stock-boot.sh: kunit/early.c, loaded before kunwind.ko' \
 	'obj-m += kunwind_test_early.o' 'kunwind_test_early-y := early.o' \
 	'include $(KUNWIND_DIR)/scripts/kunwind.mk' >"$src/early/Kbuild"
 kmake M="$src/early" KUNWIND_DIR="$src" modules ||
@@ -232,17 +228,15 @@ done
 exit 0
 EOF
 chmod +x "$out/test.sh"
-"$top/scripts/mkinitramfs.sh" "$out/initrd.cpio.gz" \
+"$top/tests/harness/mkinitramfs.sh" "$out/initrd.cpio.gz" \
 	"$src/early/kunwind_test_early.ko" "$src/kunwind.ko" \
 	"$src/sample/kunwind_sample.ko" "$out/test.sh"
 
 say "$rel: booting /boot/vmlinuz-$rel (console: $out/console.log)"
-set +e
-"$top/scripts/qemu-run.sh" --kernel "/boot/vmlinuz-$rel" \
+rc=0
+harness_boot 3 "$out/console.log" - --kernel "/boot/vmlinuz-$rel" \
 	--initrd "$out/initrd.cpio.gz" --timeout "$timeout" \
-	--append "loglevel=7" --log "$out/console.log" >/dev/null
-rc=$?
-set -e
+	--append "loglevel=7" || rc=$?
 [ "$rc" = 0 ] || say "$rel: the boot failed (status $rc)"
 echo "$out/console.log"
 exit "$rc"

@@ -4,30 +4,30 @@
 # Kill a kernel in QEMU in each of the sample module's ways (sample.c, the
 # die parameter), one boot per death, and keep each console:
 #
-#	scripts/death-boot.sh [--timeout S] [--append ARGS --tag TAG] KERNEL KIND...
+#	tests/harness/death-boot.sh [--timeout S] [--append ARGS --tag TAG] KERNEL KIND...
 #
-# KERNEL: "test", the self-built test kernel (scripts/test-kernel.sh),
-# "debug" (the same with lockdep and kmemleak, scripts/boot-modules.sh), or
-# a stock Debian kernel as scripts/stock-boot.sh takes it: 6.1, 6.12 or a
+# KERNEL: "test", the self-built test kernel (tests/harness/test-kernel.sh),
+# "debug" (the same with lockdep and kmemleak, tests/harness/boot-modules.sh), or
+# a stock Debian kernel as tests/harness/stock-boot.sh takes it: 6.1, 6.12 or a
 # full release.  KIND: kthread-null null-call bug asm noreturn tasklet
 # hrtimer sort idr panic stack-overflow, or "all" for each of them in that
 # order.
 #
-# Build once (scripts/boot-modules.sh): for the test kernel, kunwind.ko
+# Build once (tests/harness/boot-modules.sh): for the test kernel, kunwind.ko
 # (with the vmlinux table, KUNWIND_VMLINUX=<build dir>/vmlinux) and
 # sample/kunwind_sample.ko in a copy of the sources at
-# build/death/test/src (build/death/debug/src), as scripts/kunit-run.sh
-# does; for a stock kernel, "scripts/stock-boot.sh --no-boot KVER" builds
+# build/death/test/src (build/death/debug/src), as tests/harness/kunit-run.sh
+# does; for a stock kernel, "tests/harness/stock-boot.sh --no-boot KVER" builds
 # both in its output directory's src/ (with the vmlinux table of
 # KUNWIND_STOCK_VMLINUX, or else of the -dbg vmlinux stock-boot.sh gets
-# from scripts/stock-vmlinux.sh, whose failure fails the build; without
+# from tests/harness/stock-vmlinux.sh, whose failure fails the build; without
 # one only with KUNWIND_STOCK_VMLINUX=no or when apt has no -dbg package).  Then, per KIND,
-# an initramfs (scripts/mkinitramfs.sh) that insmods kunwind.ko and
+# an initramfs (tests/harness/mkinitramfs.sh) that insmods kunwind.ko and
 # kunwind_sample.ko with points=0 (no point runs) and whose test.sh
 # writes KIND to /sys/module/kunwind_sample/parameters/die; if the kernel
 # is still alive 5 s later, test.sh exits 1.  The command line adds
 # "kunwind_sample.points=0 oops=panic panic=-1 loglevel=7" to
-# scripts/qemu-run.sh's (console=ttyS0 panic=-1, and QEMU -no-reboot):
+# tests/harness/qemu-run.sh's (console=ttyS0 panic=-1, and QEMU -no-reboot):
 # oops=panic makes every death a panic, and the panic ends QEMU at once.
 # --append ARGS adds more, such as kunwind.oops=0 (mkinitramfs.sh's /init
 # passes MODULE.PARAM= options to insmod); its boots go to DIR/KIND-TAG
@@ -53,7 +53,7 @@
 #			death); qemu-status-N (QEMU's own failure)
 # Messages go to stderr, with each boot's time.
 #
-# Measured (2 cores, QEMU TCG, `time scripts/death-boot.sh K all`, the
+# Measured (2 cores, QEMU TCG, `time tests/harness/death-boot.sh K all`, the
 # modules already built once): a boot from QEMU's start to the panic
 # takes 2.4-3.3 s on the test kernel, 3.6-5.4 s on 6.12 and 5.8-8.1 s
 # on 6.1; with the initramfs (about 1 s) and the build, "all" takes 36 s
@@ -63,11 +63,9 @@
 # build error).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "death-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+who='death-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # sample.c's ksample_deaths[], in its order.
 all_kinds="kthread-null null-call bug asm noreturn tasklet hrtimer sort idr panic stack-overflow"
@@ -109,14 +107,10 @@ for k in "$@"; do
 done
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 
 t0=$(now)
-# The modules (scripts/boot-modules.sh): built in DIR/src for the test
+# The modules (tests/harness/boot-modules.sh): built in DIR/src for the test
 # (or debug) kernel; in stock-boot.sh's output directory's src/ for a
 # stock one, whose deaths go to <that directory>/death.
 case "$kernel" in
@@ -124,30 +118,25 @@ test | debug) out=$objdir/death/$kernel ;;
 *) out= ;;
 esac
 if [ -n "$out" ]; then
-	mkdir -p "$out"
-	exec 8>"$out/lock"
-	flock 8
+	harness_lock "$out"
 fi
-read -r bzimage src < <("$top/scripts/boot-modules.sh" "$kernel" ${out:+"$out"} |
-	tail -n1) || true
-[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+harness_modules "$kernel" ${out:+"$out"}
 if [ -z "$out" ]; then
 	out=$(dirname "$src")/death
-	mkdir -p "$out"
-	exec 8>"$out/lock"
-	flock 8
+	harness_lock "$out"
 fi
 
-# One boot per KIND.  qemu-run.sh's status: 2 is a panic or a non-zero
-# status from the initramfs (test.sh's exit 1: the kernel survived), told
-# apart by the log; 3 is QEMU ending with neither.
+# One boot per KIND.  Its status (lib.sh's harness_boot_status): a panic
+# is a death, after the sample's "die KIND" line; an initramfs that said
+# it was done (test.sh's exit 1 after 5 s alive: a non-zero status) means
+# the kernel survived; one that never said so and did not panic, an error.
 rc=0
 for kind in $kinds; do
 	d=$out/$kind${tag:+-$tag}
 	mkdir -p "$d"
 	cat >"$d/test.sh" <<EOF
 #!/bin/sh
-# scripts/death-boot.sh: die $kind.  The kernel should not come back.
+# tests/harness/death-boot.sh: die $kind.  The kernel should not come back.
 # Silent until then: a line of ours would land inside the oops report.
 echo $kind >/sys/module/kunwind_sample/parameters/die
 rc=\$?
@@ -156,44 +145,28 @@ echo "death-boot: still alive 5 s after die $kind (the write returned \$rc)"
 exit 1
 EOF
 	chmod +x "$d/test.sh"
-	"$top/scripts/mkinitramfs.sh" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
+	"$top/tests/harness/mkinitramfs.sh" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
 		"$src/sample/kunwind_sample.ko" "$d/test.sh" >&2
 	console=$d/console.log
 	start=$(now)
-	# A boot that ends before the kernel runs /init never reached kunwind
-	# (no module is loaded yet): under TCG the stock kernels rarely hang
-	# or oops in early boot (6.1 hung at 1.06 s; 6.12 took an int3 in
-	# sched_clock_cpu() while patching text at 1.7 s).  That boot is not
-	# a result: it is kept as console.log.early-N and booted again, at
-	# most twice.
-	for attempt in 1 2 3; do
-		set +e
-		"$top/scripts/qemu-run.sh" --kernel "$bzimage" \
-			--initrd "$d/initrd.cpio.gz" --timeout "$timeout" \
-			--append "kunwind_sample.points=0 oops=panic panic=-1 loglevel=7${append:+ $append}" \
-			--log "$console" >/dev/null 2>"$d/qemu.err"
-		qrc=$?
-		set -e
-		grep -q 'Run /init as init process' "$console" && break
-		[ "$attempt" = 3 ] && break
-		mv "$console" "$console.early-$attempt"
-		say "$kernel: $kind: the kernel ended before /init (QEMU status $qrc), not a result: booting again (kept $console.early-$attempt)"
-	done
-	panicked=0
-	grep -q 'Kernel panic' "$console" && panicked=1
-	case "$qrc" in
-	0 | 2 | 3)
-		if [ "$panicked" = 0 ] && [ "$qrc" = 3 ]; then
-			status=error:no-panic
-		elif [ "$panicked" = 0 ]; then
-			status=survived
-		elif grep -qE "(^|\] )kunwind-sample: die $kind\$" "$console"; then
+	# Three boots at most: one that ended before /init is not a result
+	# (lib.sh's harness_boot), kept as console.log.early-N.
+	harness_boot 3 "$console" "$d/qemu.err" --kernel "$bzimage" \
+		--initrd "$d/initrd.cpio.gz" --timeout "$timeout" \
+		--append "kunwind_sample.points=0 oops=panic panic=-1 loglevel=7${append:+ $append}" ||
+		true
+	qrc=$boot_rc
+	case "$boot_status" in
+	ok | init-failed) status=survived ;;
+	no-init-done) status=error:no-panic ;;
+	panic)
+		if grep -qE "(^|\] )kunwind-sample: die $kind\$" "$console"; then
 			status=died
 		else
 			status=error:panic-before-die
 		fi
 		;;
-	124) status=error:timeout ;;
+	timeout) status=error:timeout ;;
 	*) status=error:qemu-status-$qrc ;;
 	esac
 	say "$kernel: $kind: $status in $(secs "$start" "$(now)") s (QEMU status $qrc)"

@@ -5,20 +5,20 @@
 # it, with the sample module at hand (for kunwind's profiler, debugfs
 # kunwind/profile/: tests/profile.test):
 #
-#	scripts/profile-boot.sh [--timeout S] [--append ARGS] KERNEL TEST.sh
+#	tests/harness/profile-boot.sh [--timeout S] [--append ARGS] KERNEL TEST.sh
 #
-# KERNEL: "test" (scripts/test-kernel.sh), "debug" (the test kernel with
-# lockdep, kmemleak and debug objects: scripts/test-kernel-debug.config),
-# or a stock Debian kernel as scripts/stock-boot.sh takes it: 6.1, 6.12 or
-# a full release.  scripts/boot-modules.sh builds kunwind.ko (with the
+# KERNEL: "test" (tests/harness/test-kernel.sh), "debug" (the test kernel with
+# lockdep, kmemleak and debug objects: tests/harness/test-kernel-debug.config),
+# or a stock Debian kernel as tests/harness/stock-boot.sh takes it: 6.1, 6.12 or
+# a full release.  tests/harness/boot-modules.sh builds kunwind.ko (with the
 # kernel's vmlinux table: the build dir's vmlinux for test and debug, a
 # stock kernel's as stock-boot.sh finds it, KUNWIND_STOCK_VMLINUX) and
 # kunwind_sample.ko.
 #
-# The initramfs (scripts/mkinitramfs.sh) insmods kunwind.ko at boot, then
+# The initramfs (tests/harness/mkinitramfs.sh) insmods kunwind.ko at boot, then
 # runs TEST.sh as /test.sh; kunwind_sample.ko is not loaded but lies in
 # /lib/kunwind/kunwind_sample.ko for TEST.sh to insmod and rmmod, as often
-# as it likes.  QEMU as scripts/qemu-run.sh runs it (TCG, -smp 2, 1 GB),
+# as it likes.  QEMU as tests/harness/qemu-run.sh runs it (TCG, -smp 2, 1 GB),
 # with "loglevel=7" and --append ARGS on the kernel command line
 # (mkinitramfs.sh's /init passes kunwind.PARAM= options to insmod).
 #
@@ -30,10 +30,10 @@
 # (flock DIR/lock).
 #
 # The last line of stdout is the console log's path (also after a failed
-# boot; not after a build error).  Exit status, as scripts/stock-boot.sh's:
+# boot; not after a build error).  Exit status, as tests/harness/stock-boot.sh's:
 # 0 when the boot went through (the initramfs reported "kunwind-init: done
 # status=0": kunwind.ko loaded and TEST.sh exited 0); otherwise
-# scripts/qemu-run.sh's: 2 a kernel panic, a failed insmod or TEST.sh's
+# tests/harness/qemu-run.sh's: 2 a kernel panic, a failed insmod or TEST.sh's
 # non-zero exit, 3 the initramfs never reported its end, 124 timeout
 # (default 300 s); 1 on a usage or build error.
 #
@@ -42,11 +42,9 @@
 # and initramfs add 2-7 s.  tests/profile.mk has the stress run's times.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "profile-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+who='profile-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 timeout=300 append=''
 while [ $# -gt 0 ]; do
@@ -72,41 +70,32 @@ esac
 name=$(basename "$script" .sh)
 
 # O: the build directory, as for the top Makefile (relative to the top).
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 dir=$objdir/profile/$kernel
 mkdir -p "$dir/$name"
-exec 8>"$dir/lock"
-flock 8
+harness_lock "$dir"
 
 t0=$(now)
 mdir=
 case "$kernel" in
 test | debug) mdir=$dir ;;
 esac
-read -r bzimage src < <("$top/scripts/boot-modules.sh" "$kernel" ${mdir:+"$mdir"} |
-	tail -n1) || true
-[ -n "${src:-}" ] || die "$kernel: building the modules failed"
+harness_modules "$kernel" ${mdir:+"$mdir"}
 
 d=$dir/$name
 cp "$script" "$d/test.sh"
 chmod +x "$d/test.sh"
-"$top/scripts/mkinitramfs.sh" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
+"$top/tests/harness/mkinitramfs.sh" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
 	"$src/sample/kunwind_sample.ko:/lib/kunwind/kunwind_sample.ko" \
 	"$d/test.sh" >&2 || die "mkinitramfs failed"
 
 console=$d/console.log
 start=$(now)
 say "$kernel: booting $bzimage with $script (console: $console)"
-set +e
-"$top/scripts/qemu-run.sh" --kernel "$bzimage" --initrd "$d/initrd.cpio.gz" \
-	--timeout "$timeout" --append "loglevel=7${append:+ $append}" \
-	--log "$console" >/dev/null 2>"$d/qemu.err"
-rc=$?
-set -e
+rc=0
+harness_boot 3 "$console" "$d/qemu.err" --kernel "$bzimage" \
+	--initrd "$d/initrd.cpio.gz" --timeout "$timeout" \
+	--append "loglevel=7${append:+ $append}" || rc=$?
 say "$kernel: $name: QEMU status $rc after $(secs "$start" "$(now)") s" \
 	"($(secs "$t0" "$(now)") s with the build)"
 [ "$rc" = 0 ] || sed 's/^/profile-boot: /' "$d/qemu.err" >&2

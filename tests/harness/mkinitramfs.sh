@@ -3,7 +3,7 @@
 #
 # Make a tiny busybox-static initramfs for QEMU test boots:
 #
-#	scripts/mkinitramfs.sh OUT.cpio.gz [FILE[:DEST]...]
+#	tests/harness/mkinitramfs.sh OUT.cpio.gz [FILE[:DEST]...]
 #
 # FILE ending in .ko	copied to /lib/modules/ and insmod'ed at boot, with
 #			the MODULE.PARAM=VALUE options of the kernel command
@@ -26,7 +26,9 @@
 # fallback, since it hangs on kernels without ACPI.
 set -euo pipefail
 
-die() { echo "mkinitramfs: error: $*" >&2; exit 1; }
+who='mkinitramfs'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -ge 1 ] || die "usage: $0 OUT.cpio.gz [FILE[:DEST]...]"
 out=$1
@@ -34,7 +36,6 @@ shift
 
 # busybox-static puts a static /bin/busybox in place of the dynamic one.
 busybox=/bin/busybox
-top=$(cd "$(dirname "$0")/.." && pwd)
 APT_WHO="mkinitramfs"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"

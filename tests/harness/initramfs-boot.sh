@@ -3,7 +3,7 @@
 #
 # kunwind loaded early from a real Debian initramfs, booted in QEMU:
 #
-#	scripts/initramfs-boot.sh [--from-tree] [--timeout S]
+#	tests/harness/initramfs-boot.sh [--from-tree] [--timeout S]
 #				  --vmlinux-table yes|no RELEASE
 #
 # RELEASE: a stock kernel with /boot/vmlinuz-RELEASE, its headers, and
@@ -24,12 +24,12 @@
 # copy of /etc/initramfs-tools plus test-only extras, all in the build
 # directory $O/initramfs/RELEASE/ (build/ without O, as for the top
 # Makefile).  The extras: a hook that adds kunwind_sample.ko (sample/,
-# built against RELEASE's headers by scripts/stock-boot.sh --no-boot) and
+# built against RELEASE's headers by tests/harness/stock-boot.sh --no-boot) and
 # has the initramfs's own /conf/modules load it with points=0 (a module
 # with a kunwind table, loaded as a DKMS driver would be: after kunwind),
 # and scripts/init-premount/kunwind-test, which runs after udev and
 # /conf/modules loaded their modules, prints the guest's view (prefixed
-# "kunwind-test-WHAT: ") and reboots.  QEMU (scripts/qemu-run.sh: TCG,
+# "kunwind-test-WHAT: ") and reboots.  QEMU (tests/harness/qemu-run.sh: TCG,
 # console=ttyS0 panic=-1, -no-reboot) gets a virtio disk, an e1000 NIC and
 # an xHCI controller with a USB keyboard, so that udev loads modules.
 #
@@ -92,16 +92,16 @@
 # failure.  Missing tools are installed by scripts/apt.sh (idempotent).
 #
 # Measured (2 cores, TCG, another test run on the machine; `time
-# scripts/initramfs-boot.sh --from-tree RELEASE`): 6.1.0-56-amd64 181 s
+# tests/harness/initramfs-boot.sh --from-tree RELEASE`): 6.1.0-56-amd64 181 s
 # wall (the sample's build 20 s, each mkinitramfs 28-48 s, the boots 35 s
 # and 31 s, the profile's 4 s among them); 6.12.117+deb12-amd64 204 s (its
 # build 34 s, boots 30 s and 22 s).  Plus an apt-get install on a machine
 # without initramfs-tools-core or busybox.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "initramfs-boot: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='initramfs-boot'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 APT_WHO="initramfs-boot"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
@@ -133,20 +133,14 @@ apt_need initramfs-tools-core cpio zstd ||
 	die "could not install initramfs-tools-core cpio zstd"
 # The guest's script needs busybox in the initramfs (BUSYBOX=auto takes
 # /bin/busybox).  busybox and busybox-static conflict: asking for one
-# removes the other, which other scripts need (scripts/mkinitramfs.sh
+# removes the other, which other scripts need (tests/harness/mkinitramfs.sh
 # wants busybox-static), so either will do.
 apt_installed busybox || apt_need busybox-static ||
 	die "could not install busybox-static"
 
-obj=${O:-build}
-case "$obj" in
-/*) objdir=$obj ;;
-*) objdir=$top/$obj ;;
-esac
+harness_objdir
 out=$objdir/initramfs/$rel
-mkdir -p "$out"
-exec 8>"$out/lock"
-flock 8
+harness_lock "$out"
 
 t0=$(date +%s.%N)
 failed=0
@@ -164,10 +158,10 @@ notok() {
 # whose symbol versions the installed kunwind.ko shares: same sources,
 # same headers).  KUNWIND_STOCK_VMLINUX=no: the sample needs no vmlinux
 # table, the build needs no -dbg vmlinux.
-say "$rel: building kunwind_sample.ko (scripts/stock-boot.sh --no-boot)"
+say "$rel: building kunwind_sample.ko (tests/harness/stock-boot.sh --no-boot)"
 sdir=$(O="$out/o" KUNWIND_STOCK_VMLINUX=no \
-	"$top/scripts/stock-boot.sh" --no-boot "$rel" | tail -n 1) ||
-	die "scripts/stock-boot.sh --no-boot $rel failed"
+	"$top/tests/harness/stock-boot.sh" --no-boot "$rel" | tail -n 1) ||
+	die "tests/harness/stock-boot.sh --no-boot $rel failed"
 sample=$sdir/src/sample/kunwind_sample.ko
 [ -f "$sample" ] || die "no $sample"
 
@@ -193,7 +187,7 @@ mkconf() {
 	fi
 	cat >"$d/hooks/kunwind-test" <<EOF
 #!/bin/sh
-# scripts/initramfs-boot.sh's, test only: the sample module, loaded by
+# tests/harness/initramfs-boot.sh's, test only: the sample module, loaded by
 # the initramfs's /conf/modules after udev's modules.
 [ "\$1" = prereqs ] && exit 0
 mkdir -p "\${DESTDIR}/lib/modules/\${version}/kunwind-test"
@@ -204,7 +198,7 @@ EOF
 	mkdir -p "$d/scripts/init-premount"
 	cat >"$d/scripts/init-premount/kunwind-test" <<'EOF'
 #!/bin/sh
-# scripts/initramfs-boot.sh's, test only: the guest's view, then reboot.
+# tests/harness/initramfs-boot.sh's, test only: the guest's view, then reboot.
 [ "$1" = prereqs ] && exit 0
 P=/sys/kernel/debug/kunwind/profile
 show() { sed "s/^/kunwind-test-$1: /" "$2"; }
@@ -312,12 +306,12 @@ truncate -s 1M "$out/disk.img"
 boot() {
 	local log=$1 append=$2 rc=0
 	say "$rel: booting /boot/vmlinuz-$rel $append (console: $log)"
-	"$top/scripts/qemu-run.sh" --kernel "/boot/vmlinuz-$rel" --initrd "$img" \
-		--timeout "$timeout" --append "loglevel=4 $append" --log "$log" -- \
+	harness_boot 3 "$log" "$log.err" --kernel "/boot/vmlinuz-$rel" \
+		--initrd "$img" --timeout "$timeout" \
+		--append "loglevel=4 $append" -- \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \
 		-nic user,model=e1000 \
-		-device qemu-xhci,id=xhci -device usb-kbd,bus=xhci.0 \
-		>/dev/null 2>"$log.err" || rc=$?
+		-device qemu-xhci,id=xhci -device usb-kbd,bus=xhci.0 || rc=$?
 	[ "$rc" = 0 ] || sed 's/^/initramfs-boot: /' "$log.err" >&2
 	return "$rc"
 }

@@ -6,7 +6,7 @@
 # ~/.cache/kunwind/elfutils-VERSION (the version of the installed
 # elfutils, whose eu-stack the cores are compared with).
 #
-#	scripts/elfutils-tests.sh	-> /root/.cache/kunwind/elfutils-0.188/tests
+#	tests/harness/elfutils-tests.sh	-> /root/.cache/kunwind/elfutils-0.188/tests
 #
 # apt-get source needs a deb-src line: if apt has none for the release's
 # main component, one is added (/etc/apt/sources.list.d/kunwind-src.sources,
@@ -14,11 +14,12 @@
 # directory is unpacked from the upstream tarball: dpkg-source is not
 # needed.  Idempotent; exits non-zero, saying why, when it cannot.
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+who='elfutils-tests'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 APT_WHO="elfutils-tests"
+# shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
-
-die() { echo "elfutils-tests: error: $*" >&2; exit 1; }
 
 ver=$(dpkg-query -W -f='${Version}' elfutils 2>/dev/null) ||
 	die "elfutils is not installed (scripts/deps.sh)"

@@ -3,11 +3,11 @@
 #
 # The vmlinux of a stock Debian kernel, for kunwind.ko's vmlinux table:
 #
-#	KUNWIND_STOCK_VMLINUX=$(scripts/stock-vmlinux.sh KVER) || die ...
+#	KUNWIND_STOCK_VMLINUX=$(tests/harness/stock-vmlinux.sh KVER) || die ...
 #
-# KVER as scripts/stock-boot.sh takes it (6.1, 6.12, a release).  The
+# KVER as tests/harness/stock-boot.sh takes it (6.1, 6.12, a release).  The
 # image is installed first if need be ("stock-boot.sh --install": the
-# -dbg package must match it), then scripts/dbg-vmlinux.sh gives the -dbg
+# -dbg package must match it), then tests/harness/dbg-vmlinux.sh gives the -dbg
 # package's vmlinux (fetched once into ~/.cache/kunwind/dbg).
 #
 # Exit status and stdout:
@@ -27,9 +27,9 @@
 # An already set KUNWIND_STOCK_VMLINUX (a file) is printed as it is.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "stock-vmlinux: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='stock-vmlinux'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 none() { say "no vmlinux table: $*"; echo no; exit 0; }
 [ $# = 1 ] || die "usage: $0 KVER"
 case "${KUNWIND_STOCK_VMLINUX:-}" in
@@ -41,19 +41,19 @@ no) none "KUNWIND_STOCK_VMLINUX=no" ;;
 	exit 0 ;;
 esac
 [ "${KUNWIND_STOCK_DBG:-yes}" != no ] || none "KUNWIND_STOCK_DBG=no"
-rel=$("$top/scripts/stock-boot.sh" --install "$1" | tail -n1) ||
-	die "scripts/stock-boot.sh --install $1 failed"
-[ -n "$rel" ] || die "scripts/stock-boot.sh --install $1 printed no release"
+rel=$("$top/tests/harness/stock-boot.sh" --install "$1" | tail -n1) ||
+	die "tests/harness/stock-boot.sh --install $1 failed"
+[ -n "$rel" ] || die "tests/harness/stock-boot.sh --install $1 printed no release"
 set +e
-out=$("$top/scripts/dbg-vmlinux.sh" "$rel")
+out=$("$top/tests/harness/dbg-vmlinux.sh" "$rel")
 rc=$?
 set -e
 path=$(printf '%s\n' "$out" | tail -n1)
 case "$rc" in
 0)	if [ -z "$path" ] || [ ! -f "$path" ]; then
-		die "scripts/dbg-vmlinux.sh $rel printed no file: '$path'"
+		die "tests/harness/dbg-vmlinux.sh $rel printed no file: '$path'"
 	fi
 	echo "$path" ;;
 2)	none "apt offers no -dbg package of $rel's installed version" ;;
-*)	die "scripts/dbg-vmlinux.sh $rel failed (status $rc)" ;;
+*)	die "tests/harness/dbg-vmlinux.sh $rel failed (status $rc)" ;;
 esac

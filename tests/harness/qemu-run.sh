@@ -3,7 +3,7 @@
 #
 # Boot a kernel + initramfs in QEMU with the serial console on stdout:
 #
-#	scripts/qemu-run.sh --kernel BZIMAGE --initrd CPIO [--append "ARGS"]
+#	tests/harness/qemu-run.sh --kernel BZIMAGE --initrd CPIO [--append "ARGS"]
 #		[--timeout S] [--log FILE] [--any-init] [-- QEMU-ARGS...]
 #
 # The console log goes to stdout (carriage returns stripped) and, with
@@ -35,8 +35,9 @@
 # statuses without booting.
 set -euo pipefail
 
-die() { echo "qemu-run: error: $*" >&2; exit 1; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+who='qemu-run'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 APT_WHO="qemu-run"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"

@@ -5,10 +5,10 @@
 # its KUnit suites as modules, from this tree, and print its build
 # directory on the last line of stdout:
 #
-#	KDIR=$(scripts/builtin-kernel.sh | tail -n1) || exit
+#	KDIR=$(tests/harness/builtin-kernel.sh | tail -n1) || exit
 #	qemu: $KDIR/arch/x86/boot/bzImage    suites: $KDIR/lib/kunwind/kunit/*.ko
 #
-# 1. The source: the test kernel's (scripts/test-kernel.sh unpacks it once
+# 1. The source: the test kernel's (tests/harness/test-kernel.sh unpacks it once
 #    and builds the default test kernel, which `make check` needs anyway).
 # 2. A view of it, $KUNWIND_CACHE/builtin-src-<version>: `cp -al` (hard
 #    links: inodes only), with real copies of lib/Kconfig and lib/Makefile
@@ -50,16 +50,15 @@
 # (vmlinux linked again, with kallsyms' three links).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
+who='builtin-kernel'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+here=$harness
 cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
 jobs=${KUNWIND_JOBS:-$(nproc)}
 
-say() { echo "builtin-kernel: $*" >&2; }
-die() { say "error: $*"; exit 1; }
-
 kdir=$("$here/test-kernel.sh" | tail -n1) ||
-	die "no test kernel source (scripts/test-kernel.sh failed)"
+	die "no test kernel source (tests/harness/test-kernel.sh failed)"
 ksrc=$(readlink -f "$kdir/source")
 ver=$(basename "$ksrc")
 ver=${ver#src-}
@@ -83,7 +82,7 @@ opt_awk='function opt(l) {
 	if (l ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) return substr(l, 3, index(l, " is") - 3)
 	return "" }'
 {
-	echo "# Composed by scripts/builtin-kernel.sh from test-kernel.config" \
+	echo "# Composed by tests/harness/builtin-kernel.sh from test-kernel.config" \
 		"and test-kernel-builtin.config."
 	awk "$opt_awk"'
 		FNR == NR { if (opt($0) != "") mine[opt($0)] = 1; next }

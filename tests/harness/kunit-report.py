@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The report of a KUnit run in QEMU (scripts/kunit-run.sh): TAP lines.
+"""The report of a KUnit run in QEMU (tests/harness/kunit-run.sh): TAP lines.
 
 usage: kunit-report.py CONSOLE KUNIT_PY OUT QEMU_STATUS KUNIT_SRC [CONFIG]
 
-CONSOLE     the console log of the boot (scripts/qemu-run.sh --log)
+CONSOLE     the console log of the boot (tests/harness/qemu-run.sh --log)
 KUNIT_PY    the kernel's tools/testing/kunit/kunit.py (its parser)
 OUT         where ktap.log, kunit.json and kunit-parse.txt go
-QEMU_STATUS scripts/qemu-run.sh's exit status
+QEMU_STATUS tests/harness/qemu-run.sh's exit status
 KUNIT_SRC   kunit/ of the sources the modules were built from
 CONFIG      the test kernel's .config, for #if/#ifdef around cases
 
@@ -45,7 +45,7 @@ parameterised case with a case-level result but no parameter results,
 unless it is a SKIP.  A skipped case has a result (it is reported as
 SKIP above).
 
-With kunwind built in (scripts/kunit-run.sh --kernel builtin: CONFIG
+With kunwind built in (tests/harness/kunit-run.sh --kernel builtin: CONFIG
 has CONFIG_KUNWIND=y), KUNIT_REPORT_LEFT_OUT="suite.case ..." names the
 cases the sources leave out of a build against a built-in kunwind (#if
 !IS_BUILTIN(CONFIG_KUNWIND)), and one more line is printed:

@@ -4,7 +4,7 @@
 # The vmlinux (with DWARF) of a stock Debian kernel, from its -dbg
 # package, cached; its path is the last line of stdout:
 #
-#	vmlinux=$(scripts/dbg-vmlinux.sh RELEASE | tail -n1)
+#	vmlinux=$(tests/harness/dbg-vmlinux.sh RELEASE | tail -n1)
 #
 # RELEASE is a full release (6.1.0-56-amd64, 6.12.117+deb12-amd64).  The
 # package is linux-image-RELEASE-dbg (or -unsigned-dbg, whichever apt
@@ -18,7 +18,7 @@
 #	$KUNWIND_CACHE/dbg/RELEASE/VERSION/vmlinux-RELEASE
 # and a second call prints it at once.  One flock serialises callers.
 #
-# Cost, measured with "time scripts/dbg-vmlinux.sh REL" on an empty cache
+# Cost, measured with "time tests/harness/dbg-vmlinux.sh REL" on an empty cache
 # (this machine: 2 cores, deb.debian.org at 130-170 MB/s):
 #	6.1.0-56-amd64		.deb 858 MB downloaded in 5.8 s, vmlinux
 #				633 MB extracted in 5.7 s; 12.3 s in all
@@ -35,9 +35,9 @@
 # skip); 1 on any other failure (download, extraction, not an ELF file).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "dbg-vmlinux: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='dbg-vmlinux'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 APT_WHO="dbg-vmlinux"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
@@ -49,8 +49,6 @@ case "$rel" in
 esac
 cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}/dbg
 member=./usr/lib/debug/boot/vmlinux-$rel
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # The version of the installed image of that release.
 ver=

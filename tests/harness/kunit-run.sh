@@ -3,15 +3,15 @@
 #
 # Run kunwind's KUnit suites (kunit/) on the 6.12 test kernel in QEMU:
 #
-#	scripts/kunit-run.sh		build, boot, report
-#	scripts/kunit-run.sh --build	build only; the last line of stdout is
+#	tests/harness/kunit-run.sh		build, boot, report
+#	tests/harness/kunit-run.sh --build	build only; the last line of stdout is
 #					the directory holding kunwind.ko and
 #					kunit/*.ko (bench/kernel-bench.sh)
-#	scripts/kunit-run.sh --kernel builtin [--build]
+#	tests/harness/kunit-run.sh --kernel builtin [--build]
 #					the same on the kernel with kunwind
 #					built in (see the end)
 #
-# 1. scripts/test-kernel.sh gives the test kernel's build dir (built once,
+# 1. tests/harness/test-kernel.sh gives the test kernel's build dir (built once,
 #    cached in ~/.cache/kunwind).
 # 2. The module sources (Kbuild, Kconfig, scripts/kunwind.mk, unwind/,
 #    kunit/) are mirrored to $OUT/src, so the tree stays clean, and built
@@ -25,7 +25,7 @@
 #    insmods kunwind_test.ko (whose suites run at insmod); the helper
 #    modules go to /lib/kunwind for the registry suite to insmod/rmmod.
 #    QEMU TCG boots it (-smp 2).
-# 4. scripts/kunit-report.py: each module's KTAP (the console between its
+# 4. tests/harness/kunit-report.py: each module's KTAP (the console between its
 #    "insmod" and the next init line: the built-in empty run prints a
 #    KTAP header of its own first) goes to the kernel's own parser,
 #    tools/testing/kunit/kunit.py parse --json.  One line a case:
@@ -42,7 +42,7 @@
 #    runs (kunit.filter_glob): lines "kunit_degraded_<suite>.<case>".
 #
 # --kernel builtin (tests/builtin.test): the kernel of
-# scripts/builtin-kernel.sh, kunwind built in (CONFIG_KUNWIND=y) and the
+# tests/harness/builtin-kernel.sh, kunwind built in (CONFIG_KUNWIND=y) and the
 # suites' modules built in tree with it (lib/kunwind/kunit/*.ko, each
 # with its table); nothing is built here and no kunwind.ko is loaded.
 # The sources the report reads are the built ones (the view's
@@ -64,8 +64,11 @@
 # per output directory (flock).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+who='kunit-run'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+here=$harness
+root=$top
 timeout=${KUNWIND_KUNIT_TIMEOUT:-600}
 jobs=${KUNWIND_JOBS:-$(nproc)}
 build_only=0
@@ -83,6 +86,8 @@ name=kunit
 builtin_left_out="kunwind_registry.registry_vmlinux_table_registered
 	kunwind_registry.registry_module_loaded_before_kunwind_walked_by_its_table"
 
+# Its messages are TAP comments and its errors results, on stdout: this
+# script is a test, not a helper of one (lib.sh's say and die replaced).
 say() { echo "# kunit-run: $*"; }
 die() { echo "not ok ${name}_run: $*"; exit 1; }
 case "$kernel" in
@@ -90,20 +95,20 @@ test) out=${KUNWIND_KUNIT_OUT:-$root/build/kunit} ;;
 builtin) out=${KUNWIND_KUNIT_OUT:-$root/build/kunit-builtin} ;;
 *) die "usage: $0 [--kernel test|builtin] [--build]" ;;
 esac
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-
-mkdir -p "$out"
-exec 8>"$out/lock"
-flock 8
+harness_lock "$out"
+# Boots (lib.sh's harness_boot): one that ended before /init is booted
+# again, but with kunwind built in the suites run before /init: there
+# such a boot may be a result, and is not retried.
+tries=3
+[ "$kernel" = builtin ] && tries=1
 
 t0=$(now)
 if [ "$kernel" = builtin ]; then
 	kdir=$("$here/builtin-kernel.sh" | tail -n1) ||
-		die "no kernel with kunwind built in (scripts/builtin-kernel.sh failed)"
+		die "no kernel with kunwind built in (tests/harness/builtin-kernel.sh failed)"
 else
 	kdir=$("$here/test-kernel.sh" | tail -n1) ||
-		die "no test kernel (scripts/test-kernel.sh failed)"
+		die "no test kernel (tests/harness/test-kernel.sh failed)"
 fi
 [ -f "$kdir/vmlinux" ] && [ -f "$kdir/arch/x86/boot/bzImage" ] ||
 	die "$kernel kernel build dir $kdir lacks vmlinux or bzImage"
@@ -222,7 +227,7 @@ if [ -f "$early" ]; then
 	graph=$out/graph-setup.sh
 	cat >"$graph" <<'EOF'
 #!/bin/sh
-# scripts/kunit-run.sh: trace kunwind_test_early.ko's kt_traced_*
+# tests/harness/kunit-run.sh: trace kunwind_test_early.ko's kt_traced_*
 # functions with function_graph, so that kunwind_test.ko's suites walk
 # through return_to_handler.  Any failed step: exit 1 (init status).
 t=/sys/kernel/tracing
@@ -254,12 +259,11 @@ fi
 	>&2 || die "mkinitramfs failed"
 
 console=$out/console.log
-set +e
-"$here/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
+qrc=0
+harness_boot "$tries" "$console" "$out/qemu.err" \
+	--kernel "$kdir/arch/x86/boot/bzImage" \
 	--initrd "$out/initramfs.cpio.gz" --append "kunit.enable=1 nmi_watchdog=0" \
-	--timeout "$timeout" --log "$console" >/dev/null 2>"$out/qemu.err"
-qrc=$?
-set -e
+	--timeout "$timeout" || qrc=$?
 t2=$(now)
 say "QEMU boot and tests in $(secs "$t1" "$t2") s, exit $qrc (console: $console)"
 
@@ -280,13 +284,12 @@ unset KUNIT_REPORT_LEFT_OUT
 unavailable="ftrace_graph_ret_addr rethook_find_ret_addr"
 degraded=$out/degraded
 mkdir -p "$degraded"
-set +e
-"$here/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
+qrc=0
+harness_boot "$tries" "$degraded/console.log" "$degraded/qemu.err" \
+	--kernel "$kdir/arch/x86/boot/bzImage" \
 	--initrd "$out/initramfs.cpio.gz" --timeout "$timeout" \
-	--append "kunit.enable=1 kunit.filter_glob=kunwind_tracer.* kunwind.unavailable=$(echo $unavailable | tr ' ' ,)" \
-	--log "$degraded/console.log" >/dev/null 2>"$degraded/qemu.err"
-qrc=$?
-set -e
+	--append "kunit.enable=1 kunit.filter_glob=kunwind_tracer.* kunwind.unavailable=$(echo $unavailable | tr ' ' ,)" ||
+	qrc=$?
 say "degraded boot (kunwind.unavailable=$unavailable): exit $qrc (console: $degraded/console.log)"
 KUNIT_REPORT_NAME=${name}_degraded KUNIT_REPORT_SUITES=kunwind_tracer \
 KUNIT_REPORT_UNAVAILABLE="$unavailable" \

@@ -3,10 +3,10 @@
 #
 # Profile a workload in QEMU with kunwind's profiler and keep the result:
 #
-#	scripts/profile-run.sh [--seconds S] [--hz HZ] [--deep-only]
+#	tests/harness/profile-run.sh [--seconds S] [--hz HZ] [--deep-only]
 #			       [--append ARGS] KERNEL OUTDIR
 #
-# KERNEL as scripts/profile-boot.sh takes it (test, debug, 6.1, 6.12).
+# KERNEL as tests/harness/profile-boot.sh takes it (test, debug, 6.1, 6.12).
 # The guest loads the sample module with work=1 (a kthread busy in nested
 # module functions and in sort()), turns the self-check on, profiles for
 # S seconds (default 4) at HZ per CPU (default 997) while a busybox loop
@@ -25,7 +25,7 @@
 #	profile: selfcheck equal_tables=N equal_fallback=N (N steps) equal_stopped=N
 #	profile: vmlinux table PATH (or "vmlinux table none: ..." on a stock
 #		kernel whose -dbg package apt cannot give: see
-#		scripts/stock-vmlinux.sh, whose failure fails this script)
+#		tests/harness/stock-vmlinux.sh, whose failure fails this script)
 #	profile: folded OUTDIR/profile.folded html OUTDIR/profile.html
 # lost: walks that stopped at <= 2 frames; stopped: every walk that ended
 # before the end of the stack, at any depth, by reason (stats'
@@ -40,9 +40,9 @@
 # Exit status: 0 if the boot and the extraction went through.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "profile-run: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+who='profile-run'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 secs=4 hz=997 syscalls=1 append=''
 while [ $# -gt 0 ]; do
@@ -87,13 +87,13 @@ EOF
 chmod +x "$out/workload.sh"
 
 # kunwind.ko with the kernel's vmlinux table (stock: its -dbg vmlinux,
-# scripts/stock-vmlinux.sh; its failure is ours; without a table only
+# tests/harness/stock-vmlinux.sh; its failure is ours; without a table only
 # when the -dbg package cannot be had, and then the summary says so).
 table="vmlinux table of the $kernel kernel's build"
 case "$kernel" in
 test | debug) ;;
-*)	KUNWIND_STOCK_VMLINUX=$("$top/scripts/stock-vmlinux.sh" "$kernel") ||
-		die "scripts/stock-vmlinux.sh $kernel failed: no vmlinux for its table"
+*)	KUNWIND_STOCK_VMLINUX=$("$top/tests/harness/stock-vmlinux.sh" "$kernel") ||
+		die "tests/harness/stock-vmlinux.sh $kernel failed: no vmlinux for its table"
 	export KUNWIND_STOCK_VMLINUX
 	table="vmlinux table $KUNWIND_STOCK_VMLINUX"
 	if [ "$KUNWIND_STOCK_VMLINUX" = no ]; then
@@ -101,9 +101,9 @@ test | debug) ;;
 		say "$table"
 	fi ;;
 esac
-log=$("$top/scripts/profile-boot.sh" ${append:+--append "$append"} "$kernel" \
+log=$("$top/tests/harness/profile-boot.sh" ${append:+--append "$append"} "$kernel" \
 	"$out/workload.sh" | tail -n1) ||
-	die "scripts/profile-boot.sh $kernel failed${log:+ (console: $log)}"
+	die "tests/harness/profile-boot.sh $kernel failed${log:+ (console: $log)}"
 cp "$log" "$out/console.log"
 for f in stats modules selfcheck_report folded; do
 	sed -n "s/^kunwind-profile-$f: //p" "$out/console.log" |

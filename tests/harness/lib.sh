@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# shellcheck disable=SC3043 # local: in dash and every sh we run
+# shellcheck disable=SC2034 # obj, objdir, bzimage, boot_status: the caller's
+#
+# The QEMU test harness's shared shell library, sourced by the scripts of
+# tests/harness/ (every one but test-kernel.sh, whose code lines are the
+# test kernel's cache key: a line added there rebuilds it for everyone):
+#
+#	who='death-boot'
+#	# shellcheck source=tests/harness/lib.sh
+#	. "$(dirname "$0")/lib.sh"
+#
+# It sets no shell option and runs nothing but the two assignments below;
+# the rest are functions:
+#
+#	top, harness	the tree's top and tests/harness/, absolute
+#	say MSG...	"WHO: MSG" on stderr (stdout is the script's answer:
+#			a path, a console, result lines)
+#	die MSG...	"WHO: error: MSG" on stderr, exit 1
+#	now		a time stamp for secs, in seconds since the epoch
+#	secs T0 T1	the seconds from T0 to T1, "%.1f"
+#	harness_objdir	sets obj, the build directory as the top Makefile's
+#			O (default build, relative to the top), and objdir,
+#			the same made absolute
+#	harness_lock DIR
+#			makes DIR and holds DIR/lock (flock on fd 8) until
+#			the script ends: one run at a time per directory
+#	harness_modules KERNEL [DIR]
+#			kunwind.ko and the sample module for KERNEL
+#			(boot-modules.sh KERNEL [DIR]); sets bzimage, the
+#			kernel to boot, and src, the directory of kunwind.ko
+#			and sample/kunwind_sample.ko; dies if the build failed
+#	harness_boot TRIES LOG ERR QEMU-RUN-ARGS...
+#			one boot (qemu-run.sh --log LOG QEMU-RUN-ARGS, its
+#			stdout dropped, its stderr to the file ERR, or
+#			passed on for "-"), booted again while the kernel
+#			ended before it ran /init, TRIES boots at most (the
+#			ones before kept as LOG.early-N); sets boot_rc,
+#			qemu-run.sh's exit status, and boot_status, the
+#			word for it (harness_boot_status); returns boot_rc
+#	harness_boot_status RC LOG
+#			qemu-run.sh's status RC and its console LOG as a
+#			word: ok, panic, init-failed (the initramfs said a
+#			non-zero status), no-init-done (it never said it
+#			was done), timeout, qemu-failed-RC
+#
+# Why the retry: a boot that ends before the kernel runs /init never
+# reached kunwind (no module is loaded before /init): under TCG the stock
+# kernels rarely hang or oops in early boot (6.1 hung at 1.06 s; 6.12 took
+# an int3 in sched_clock_cpu() while patching text at 1.7 s).  Such a
+# boot is not a result: it is kept and booted again.  A boot whose checks
+# run before /init (KUnit's built-in suites) must not be retried: TRIES 1.
+
+harness=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$harness/../.." && pwd)
+
+say() { echo "${who:-harness}: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+harness_objdir() {
+	obj=${O:-build}
+	case "$obj" in
+	/*) objdir=$obj ;;
+	*) objdir=$top/$obj ;;
+	esac
+}
+
+harness_lock() {
+	mkdir -p "$1"
+	exec 8>"$1/lock"
+	flock 8
+}
+
+harness_modules() {
+	local line
+	line=$("$harness/boot-modules.sh" "$@" | tail -n1) || true
+	bzimage=${line%% *}
+	src=${line#* }
+	if [ -z "$line" ] || [ "$src" = "$line" ]; then
+		die "$1: building the modules failed"
+	fi
+}
+
+harness_boot_status() {
+	case "$1" in
+	0) echo ok ;;
+	2)
+		if grep -q 'Kernel panic' "$2" 2>/dev/null; then
+			echo panic
+		else
+			echo init-failed
+		fi
+		;;
+	3) echo no-init-done ;;
+	124) echo timeout ;;
+	*) echo "qemu-failed-$1" ;;
+	esac
+}
+
+harness_boot() {
+	local tries="$1" log="$2" err="$3" attempt=1
+	shift 3
+	while :; do
+		boot_rc=0
+		if [ "$err" = - ]; then
+			"$harness/qemu-run.sh" --log "$log" "$@" >/dev/null ||
+				boot_rc=$?
+		else
+			"$harness/qemu-run.sh" --log "$log" "$@" >/dev/null \
+				2>"$err" || boot_rc=$?
+		fi
+		[ -f "$log" ] || break
+		grep -q 'Run /init as init process' "$log" && break
+		[ "$attempt" -lt "$tries" ] || break
+		mv "$log" "$log.early-$attempt"
+		say "the kernel ended before /init (QEMU status $boot_rc), not a result: booting again (kept $log.early-$attempt)"
+		attempt=$((attempt + 1))
+	done
+	boot_status=$(harness_boot_status "$boot_rc" "$log")
+	return "$boot_rc"
+}
