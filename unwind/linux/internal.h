@@ -454,12 +454,6 @@ void kunwind_oops_guard_leave(void);
  */
 int kunwind_oops_show(enum kunwind_death death, struct pt_regs *regs,
 		      const char *loglvl);
-/* profile.c: the sampling profiler (debugfs kunwind/profile/). */
-struct dentry;
-int kunwind_profile_init(void);
-void kunwind_profile_debugfs(struct dentry *parent);
-void kunwind_profile_exit(void);
-
 int kunwind_oops_init(void);
 void kunwind_oops_exit_notifiers(void);
 
