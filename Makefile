@@ -104,7 +104,7 @@ demo: deps
 # after an edit, upgrades an earlier one (apt would otherwise keep the
 # installed package of the same version).  MAKEFLAGS is
 # not passed on: this make's O= is not debian/rules' business.
-DEB_FILES := Kbuild Kconfig Makefile COPYING LICENSE gen unwind \
+DEB_FILES := Kbuild Kconfig Makefile COPYING LICENSE gen unwind prof \
 	scripts/kunwind.mk scripts/dkms-post-install scripts/initramfs debian
 
 deb:

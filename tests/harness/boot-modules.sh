@@ -114,7 +114,7 @@ test | debug)
 		--exclude='*.a' --exclude='modules.order' \
 		--exclude='Module.symvers' --exclude='vmlinux-info.h' \
 		--exclude='*.tmp' --exclude='.tmp*' \
-		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./sample \
+		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./prof ./sample \
 		"$src/") || die "rsync of the sources failed"
 	kmake() {
 		echo "+ make -C $kdir $*" >>"$log"
@@ -138,7 +138,8 @@ test | debug)
 	src=$stock/src
 	;;
 esac
-for f in "$src/kunwind.ko" "$src/sample/kunwind_sample.ko" "$bzimage"; do
+for f in "$src/kunwind.ko" "$src/prof/kunwind_prof.ko" \
+	"$src/sample/kunwind_sample.ko" "$bzimage"; do
 	[ -f "$f" ] || die "no $f after the build"
 done
 echo "$bzimage $src"

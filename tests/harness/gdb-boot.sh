@@ -436,7 +436,8 @@ EOF
 fi
 chmod +x "$out/test.sh"
 "$top/tests/harness/mkinitramfs.sh" "$out/initrd.cpio.gz" ${mods[@]+"${mods[@]}"} \
-	"$src/kunwind.ko" "$src/sample/kunwind_sample.ko" "$out/test.sh" >&2 ||
+	"$src/kunwind.ko" ${workload:+"$src/prof/kunwind_prof.ko"} \
+	"$src/sample/kunwind_sample.ko" "$out/test.sh" >&2 ||
 	die "mkinitramfs failed"
 
 # In the background, without our lock (fd 8) or stdout: a caller reading

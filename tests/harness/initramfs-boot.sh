@@ -163,7 +163,9 @@ sdir=$(O="$out/o" KUNWIND_STOCK_VMLINUX=no \
 	"$top/tests/harness/stock-boot.sh" --no-boot "$rel" | tail -n 1) ||
 	die "tests/harness/stock-boot.sh --no-boot $rel failed"
 sample=$sdir/src/sample/kunwind_sample.ko
+prof=$sdir/src/prof/kunwind_prof.ko
 [ -f "$sample" ] || die "no $sample"
+[ -f "$prof" ] || die "no $prof"
 
 # The installed kunwind.ko, and the hook and init-top script.
 ko=$(modinfo -k "$rel" -F filename kunwind 2>/dev/null) || ko=
@@ -191,7 +193,7 @@ mkconf() {
 # the initramfs's /conf/modules after udev's modules.
 [ "\$1" = prereqs ] && exit 0
 mkdir -p "\${DESTDIR}/lib/modules/\${version}/kunwind-test"
-cp "$sample" "\${DESTDIR}/lib/modules/\${version}/kunwind-test/"
+cp "$sample" "$prof" "\${DESTDIR}/lib/modules/\${version}/kunwind-test/"
 echo "kunwind_sample points=0" >>"\${DESTDIR}/conf/modules"
 EOF
 	chmod 755 "$d/hooks/kunwind-test"
@@ -213,6 +215,7 @@ done
 	show tables /sys/kernel/debug/kunwind/tables
 dmesg | grep -i kunwind >/tmp/kunwind.dmesg
 show dmesg /tmp/kunwind.dmesg
+grep -qw kunwind_early=no /proc/cmdline || modprobe kunwind_prof
 if ! grep -qw kunwind_early=no /proc/cmdline && [ -d $P ]; then
 	rmmod kunwind_sample
 	modprobe kunwind_sample points=0 work=1

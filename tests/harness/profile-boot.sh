@@ -86,6 +86,7 @@ d=$dir/$name
 cp "$script" "$d/test.sh"
 chmod +x "$d/test.sh"
 "$top/tests/harness/mkinitramfs.sh" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
+	"$src/prof/kunwind_prof.ko" \
 	"$src/sample/kunwind_sample.ko:/lib/kunwind/kunwind_sample.ko" \
 	"$d/test.sh" >&2 || die "mkinitramfs failed"
 

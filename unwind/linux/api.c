@@ -13,6 +13,7 @@
 #include <linux/smp.h>
 #include "kwalk.h"
 #include "print.h"
+#include "registry_lookup.h"
 #include "symbols.h"
 
 /*
@@ -108,6 +109,31 @@ kunwind_walk(struct task_struct *task, struct pt_regs *regs,
 	return walk_frames(&w, first, fn, cookie);
 }
 EXPORT_SYMBOL_GPL(kunwind_walk);
+
+__kunwind_walk noinline int kunwind_save_frames(struct task_struct *task,
+						struct pt_regs *regs,
+						struct kunwind_frame *store,
+						unsigned int size, unsigned int *nr)
+{
+	struct kunwind_kstate w;
+	unsigned int n = 0;
+	bool more = start_walk(&w, task, regs);
+	int stop;
+
+	for (; more && n < size; more = kunwind_walk_next(&w)) {
+		store[n].ip = w.s.ip;
+		store[n].sp = w.s.sp;
+		store[n].bp = w.s.bp;
+		store[n].flags = w.frame_flags;
+		store[n].fallback = w.fallback;
+		n++;
+	}
+	stop = more ? KUNWIND_STOP_NONE : w.s.stop;
+	kunwind_walk_end(&w);
+	*nr = n;
+	return stop;
+}
+EXPORT_SYMBOL_GPL(kunwind_save_frames);
 
 struct save_args {
 	unsigned long *store;
@@ -343,3 +369,24 @@ __kunwind_walk noinline void kunwind_dump_stack(void)
 	show_walk(&w, start_walk(&w, NULL, NULL), &p);
 }
 EXPORT_SYMBOL_GPL(kunwind_dump_stack);
+
+/* ---- addresses ------------------------------------------------------ */
+
+unsigned int kunwind_addr_info(unsigned long addr)
+{
+	struct kunwind_rule rule;
+	unsigned int info = 0;
+
+	if (kunwind_text_address(addr))
+		info |= KUNWIND_ADDR_TEXT;
+	if (kunwind_find_rule(addr, &rule)) {
+		info |= KUNWIND_ADDR_TABLE;
+		if (rule.type == KUNWIND_TYPE_CALL)
+			info |= KUNWIND_ADDR_CALL;
+	}
+	if (addr && (addr == kunwind_sym.return_to_handler ||
+		     addr == kunwind_sym.rethook_trampoline))
+		info |= KUNWIND_ADDR_TRAMPOLINE;
+	return info;
+}
+EXPORT_SYMBOL_GPL(kunwind_addr_info);

@@ -5,7 +5,7 @@
  *           segments (section, run-time base, size, rows, state)
  *   stats   walk counters: walks, frames, ORC fallback steps, and how the
  *           walks ended (one line per stop reason)
- *   profile/  the sampling profiler (profile.c)
+ *   profile/  the sampling profiler's (kunwind_prof.ko, prof/)
  * Root only: the tables file shows kernel addresses.
  */
 #include <linux/debugfs.h>
@@ -48,7 +48,6 @@ void kunwind_debugfs_init(void)
 	kunwind_dir = debugfs_create_dir("kunwind", NULL);
 	debugfs_create_file("tables", 0400, kunwind_dir, NULL, &tables_fops);
 	debugfs_create_file("stats", 0400, kunwind_dir, NULL, &stats_fops);
-	kunwind_profile_debugfs(kunwind_dir);
 }
 
 void kunwind_debugfs_exit(void)

@@ -141,6 +141,54 @@ int kunwind_walk(struct task_struct *task, struct pt_regs *regs,
 		 kunwind_consume_fn fn, void *cookie);
 
 /**
+ * kunwind_save_frames() - store a walk's frames, each as kunwind_walk()
+ * reports it
+ * @task: as for kunwind_walk(); ignored with @regs
+ * @regs: as for kunwind_walk()
+ * @store: where the frames go, the first one first
+ * @size: room in @store
+ * @nr: set to the number of frames stored, at most @size
+ *
+ * kunwind_walk() without a callback: the frames it would pass to @fn,
+ * with their flags and fallback reasons, for a caller that keeps them
+ * all (a sampling profiler's handler: no indirect call a frame).
+ *
+ * Context: As kunwind_walk(): any, NMI included; takes no lock, never
+ * sleeps.
+ * Return: as kunwind_walk()'s: KUNWIND_STOP_END for a complete walk,
+ * KUNWIND_STOP_NONE if @store was full and the walk had a frame more,
+ * else why it ended early (no frame stored if it could not start).
+ */
+int kunwind_save_frames(struct task_struct *task, struct pt_regs *regs,
+			struct kunwind_frame *store, unsigned int size,
+			unsigned int *nr);
+
+/* kunwind_addr_info(): what kunwind knows of an address */
+#define KUNWIND_ADDR_TEXT	0x1	/* a kernel frame could be there */
+#define KUNWIND_ADDR_TABLE	0x2	/* a registered table has its row */
+#define KUNWIND_ADDR_CALL	0x4	/* ... an ordinary frame's row */
+#define KUNWIND_ADDR_TRAMPOLINE	0x8	/* a tracer's return trampoline */
+
+/**
+ * kunwind_addr_info() - what kunwind knows of an address
+ * @addr: a run-time address, looked up as is: an interrupted ip (for a
+ *        return address, the call is at @addr - 1)
+ *
+ * TEXT: kernel or module text, where kunwind_walk() accepts a frame
+ * (__kernel_text_address()).  TABLE: a table registered with kunwind
+ * describes @addr; CALL: as an ordinary frame (CFA = a register plus an
+ * offset, the return address below it), not a register frame.
+ * TRAMPOLINE: function_graph's return_to_handler or the kretprobes'
+ * rethook trampoline, which walks report as the real caller.  For a user
+ * that checks walks against another unwinder (ORC), or explains where a
+ * walk stopped.
+ *
+ * Context: Any, NMI included; takes no lock, never sleeps.
+ * Return: KUNWIND_ADDR_* flags; 0 if kunwind knows nothing of @addr.
+ */
+unsigned int kunwind_addr_info(unsigned long addr);
+
+/**
  * kunwind_save() - store the return addresses of current's stack
  * @store: where the addresses go
  * @size: room in @store; 0 stores nothing

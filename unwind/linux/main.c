@@ -5,8 +5,8 @@
  *
  * Init order: resolve the kernel internals walks need (symbols.c), the
  * walks' lookup caches (kwalk.c), then register tables and the module
- * notifier (discovery.c), then the die and panic notifiers (oops.c), the
- * profiler's module notifier (profile.c), then debugfs.  A missing piece
+ * notifier (discovery.c), then the die and panic notifiers (oops.c), then
+ * debugfs.  A missing piece
  * degrades the module (a message says which), it never fails the load:
  * only the notifiers' registrations can.
  *
@@ -24,7 +24,6 @@
 #include "debugfs.h"
 #include "kwalk.h"
 #include "oops.h"
-#include "profile.h"
 #include "registry.h"
 #include "symbols.h"
 
@@ -41,13 +40,8 @@ static int __init kunwind_init(void)
 	err = kunwind_oops_init();
 	if (err)
 		goto out_registry;
-	err = kunwind_profile_init();
-	if (err)
-		goto out_oops;
 	kunwind_debugfs_init();
 	return 0;
-out_oops:
-	kunwind_oops_exit_notifiers();
 out_registry:
 	kunwind_registry_exit();
 	kunwind_walk_caches_exit();
@@ -57,7 +51,6 @@ out_registry:
 static void __exit kunwind_exit(void)
 {
 	kunwind_debugfs_exit();
-	kunwind_profile_exit();
 	kunwind_oops_exit_notifiers();
 	kunwind_registry_exit();
 	kunwind_walk_caches_exit();
