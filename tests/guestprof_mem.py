@@ -51,7 +51,8 @@ import time
 
 import gdb
 
-from kunwind import guest, guestprof, modules, registry, target, tasks
+from kunwind import modules, registry, target, tasks
+from guestprof import guest, sampler as guestprof
 
 PAGE = 4096
 
