@@ -33,7 +33,11 @@ from kunwind.utils import guarded
 
 from . import guest
 
-PROF_DEPTH = 64			# frames a sample keeps, as profile.c's
+
+def depth():
+    """Frames a sample keeps: the in-kernel profiler's PROF_DEPTH, from C
+    (kunwind_format.py)."""
+    return lib.constants().PROF_DEPTH
 
 
 class Sampler:
@@ -103,9 +107,9 @@ class Sampler:
                        lib.fmt.KUNWIND_TARGET_STACK_TASK)] +
                      self.fixed_stacks(cpu))
         frames, why, complete = w.walk(r['rip'], r['rsp'], r['rbp'],
-                                       max_frames=PROF_DEPTH + 1)
-        trunc = len(frames) > PROF_DEPTH
-        return ('kernel', tuple((f.ip, f.exact) for f in frames[:PROF_DEPTH]),
+                                       max_frames=depth() + 1)
+        trunc = len(frames) > depth()
+        return ('kernel', tuple((f.ip, f.exact) for f in frames[:depth()]),
                 why, complete and not trunc, trunc,
                 tuple(f.lookup_addr() for f in frames))
 
