@@ -25,6 +25,7 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/sched/debug.h>
+#include <linux/pid.h>
 #include <linux/wait.h>
 
 #include "sample.h"
