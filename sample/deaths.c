@@ -5,8 +5,8 @@
  * Writing a KIND to /sys/module/kunwind_sample/parameters/die
  * prints "kunwind-sample: die KIND", then kills the kernel that way, so
  * that an oops, a BUG or a panic has module frames to walk
- * (scripts/death-boot.sh boots one death each, with oops=panic).  Every
- * NULL read is a real one, through a pointer the compiler cannot see.
+ * (tests/harness/death-boot.sh boots one death each, with oops=panic).
+ * Every NULL read is a real one, through a pointer the compiler cannot see.
  * Each death happens under at least four module frames: the writer's
  * (or the kthread's, tasklet's, hrtimer's) function, then a chain of
  * three.
@@ -313,7 +313,7 @@ static noinline void ksample_die_idr(void)
 	ksample_sink += id;
 }
 
-/* The kinds, in the order scripts/death-boot.sh runs "all". */
+/* The kinds, in the order tests/harness/death-boot.sh runs "all". */
 static const struct ksample_death {
 	const char *kind;
 	int (*run)(ksample_fn bottom);	/* where: this context or another */

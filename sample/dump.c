@@ -2,8 +2,8 @@
 /*
  * kunwind_sample.ko's dump (points.c says what the module is).
  *
- * A panic for a memory dump (scripts/gdb-boot.sh): writing anything to
- * /sys/module/kunwind_sample/parameters/dump starts three kthreads that
+ * A panic for a memory dump (tests/harness/gdb-boot.sh): writing anything
+ * to /sys/module/kunwind_sample/parameters/dump starts three kthreads that
  * sleep at different depths of module functions, prints the kernel's
  * trace of each (sched_show_task()), then panics in
  * ksample_dump_panic(), under the deaths' three-frame chain and the

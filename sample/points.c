@@ -22,8 +22,8 @@
  * point, which runs at rmmod; writing to
  * /sys/module/kunwind_sample/parameters/trigger runs one more from a
  * sysfs write.  With points=0 (kunwind_sample.points=0 on the command
- * line of scripts/mkinitramfs.sh's initramfs) none of them runs, not even
- * the exit point, and the module prints nothing of its own.
+ * line of tests/harness/mkinitramfs.sh's initramfs) none of them runs,
+ * not even the exit point, and the module prints nothing of its own.
  *
  * The module's other jobs are in files of their own: deaths.c (the die
  * parameter: the kernel killed under module frames), dump.c (the dump
