@@ -44,23 +44,9 @@ $(O)/kunwind-stack.obj/%.o: kunwind-stack/%.c kunwind-stack/*.h gen/*.h unwind/*
 $(O)/kunwind-stack: $(STACK_OBJ) $(GEN_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(GEN_LIBS)
 
-# The gdb helpers (gdb/kunwind): the walker as a shared library for
-# ctypes, and the format's constants for Python, from unwind/format.h.
-gdb: $(O)/gdb/libkunwind.so $(O)/gdb/kunwind_format.py
-
-$(O)/gdb/%.pic.o: unwind/%.c unwind/*.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WFLAGS) $(CORE_CFLAGS) -fPIC -c -o $@ $<
-
-# gdb/guestmem.c reads a QEMU guest's RAM file (kunwind-guestprof).
-$(O)/gdb/libkunwind.so: gdb/libkunwind.c gdb/guestmem.c gdb/guestmem.h unwind/*.h \
-		$(CORE_SRC:unwind/%.c=$(O)/gdb/%.pic.o)
-	$(CC) $(CFLAGS) $(WFLAGS) -fPIC -shared -o $@ gdb/libkunwind.c \
-		gdb/guestmem.c $(CORE_SRC:unwind/%.c=$(O)/gdb/%.pic.o)
-
-$(O)/gdb/kunwind_format.py: unwind/format.h gdb/format_py.py
-	@mkdir -p $(@D)
-	python3 gdb/format_py.py unwind/format.h >$@.tmp && mv $@.tmp $@
+# The gdb helpers and kunwind-guestprof: libkunwind.so and the Python
+# constants (gdb/gdb.mk; not in the DKMS package's copy of the tree).
+-include gdb/gdb.mk
 
 # Host tools and tests, plus QEMU, busybox, headers and kernel sources for
 # the kernel tests (make check runs them all).

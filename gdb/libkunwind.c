@@ -27,11 +27,7 @@
 #include <string.h>
 #include "../unwind/kunwind.h"
 #include "guestmem.h"
-
-/* The kinds of stack the stack callback reports. */
-#define KT_STACK_TASK	0
-#define KT_STACK_IRQ	1	/* its top word holds the sp it was entered from */
-#define KT_STACK_OTHER	2	/* exception, entry, NMI... */
+#include "libkunwind.h"
 
 typedef int (*kt_read_fn)(unsigned long addr, unsigned long *val);
 typedef int (*kt_stack_fn)(unsigned long sp, unsigned long *lo,
@@ -312,12 +308,10 @@ static void stack_top_return(struct kunwind_target *t, struct kunwind_state *s)
 	int kind;
 
 	if (s->sp == s->stack_hi - sizeof(long) &&
-	    stack_of(t, s->sp, &lo, &hi, &kind) && kind == KT_STACK_IRQ)
+	    stack_of(t, s->sp, &lo, &hi, &kind) &&
+	    kind == KUNWIND_TARGET_STACK_IRQ)
 		kunwind_stack_top_return(s);
 }
-
-/* Frame flags, per frame */
-#define KT_FRAME_EXACT	0x1	/* ip is exact (interrupted), not a return address */
 
 /*
  * The handle of the table whose segment holds addr, or -1: for a frame's
@@ -366,7 +360,7 @@ int kunwind_target_walk(struct kunwind_target *t, unsigned long ip,
 			}
 			ips[n] = s.ip;
 			sps[n] = s.sp;
-			flags[n] = s.exact_ip ? KT_FRAME_EXACT : 0;
+			flags[n] = s.exact_ip ? KUNWIND_TARGET_FRAME_EXACT : 0;
 			tables[n] = table_at(t, kunwind_frame_addr(&s));
 			n++;
 			if (s.stop)
@@ -408,7 +402,3 @@ int kunwind_target_find_rule(struct kunwind_target *t, unsigned long addr,
 			*table = i;
 	return 1;
 }
-
-/* For callers without the kernel's enum: the stop reason of a complete walk. */
-const int kunwind_target_stop_end = KUNWIND_STOP_END;
-const int kunwind_target_frame_exact = KT_FRAME_EXACT;

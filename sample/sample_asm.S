@@ -2,7 +2,7 @@
 /*
  * Assembly of kunwind_sample.ko: one function per way of describing a
  * frame.  Every function calls ksample_from_asm(point), which prints the
- * stack both ways (sample.c), so each case is checked against the
+ * stack both ways (points.c), so each case is checked against the
  * kernel's ORC unwinder.
  *
  * Two unwinders read this file: kunwind, from the .cfi_* directives
@@ -234,7 +234,7 @@ SYM_FUNC_START(ksample_asm_undefined)
 SYM_FUNC_END(ksample_asm_undefined)
 
 /*
- * The asm death (sample.c, die=asm): ksample_asm_die(), a frame described
+ * The asm death (deaths.c, die=asm): ksample_asm_die(), a frame described
  * by .cfi_* (rbp saved, 16 bytes of locals), calls ksample_asm_die_read(),
  * described by kunwind hints only, which reads address 0.  The oops's
  * registers are inside ksample_asm_die_read(), with rbx pushed: its hint

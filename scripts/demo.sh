@@ -8,7 +8,7 @@
 # Part 1 boots the stock Debian kernel KVER (default 6.1, bookworm's own;
 # 6.12 also works) in QEMU with kunwind.ko and the sample module
 # (tests/harness/stock-boot.sh: build, initramfs, boot, about 30 s) and prints,
-# for a few points of sample/sample.c (or the POINTs given, numbers),
+# for a few points of sample/points.c (or the POINTs given, numbers),
 # kunwind's backtrace beside the kernel's dump_stack(), then one line per
 # point.  Part 1b boots it once more and kills it (tests/harness/death-boot.sh:
 # the sample's hrtimer death) and prints kunwind's oops backtrace beside

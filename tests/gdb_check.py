@@ -53,6 +53,18 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYS_PYTHON = '/usr/bin/python3'		# Debian's, with python3-drgn
 failed = 0
 
+# The constants generated from C beside libkunwind.so (gdb/gdb.mk), where
+# the helpers find them: the walker's stop reasons as kunwind_stop_str()
+# names them, never copied here.
+sys.path.insert(0, os.environ.get('KUNWIND_GDB_LIB') or os.path.join(
+    TOP, os.environ.get('O', 'build'), 'gdb'))
+import kunwind_format as fmt  # noqa: E402
+
+# How kunwind-bt ends a walk (gdb/kunwind/bt.py's walk_end()).
+WALK_COMPLETE = 'kunwind: walk complete'
+WALK_STOPPED_NO_ROW = 'kunwind: walk stopped: ' + \
+    fmt.KUNWIND_STOP_STR[fmt.KUNWIND_STOP_NO_ROW]
+
 
 def say(ok, name, why=''):
     global failed
@@ -179,7 +191,7 @@ def every_task(out, fly=0):
     as who() wants them, the numbers for the ok line)."""
     gs = groups_of(out)
     ntasks = sum(g[0] for g in gs)
-    stopped = [g[2] for g in gs if g[2] != 'kunwind: walk complete']
+    stopped = [g[2] for g in gs if g[2] != WALK_COMPLETE]
     bad = [g for g in gs if not who(g[3], g[1], fly)[0]]
     by = sum(g[0] * g[3][0] for g in gs if g[3])
     fb = sum(g[0] * g[3][1] for g in gs if g[3])
@@ -272,7 +284,7 @@ def check_dump(info, kernel):
         frames, last = w.get('PID %d' % pid, ([], None))
         ours = [s for _, s in frames]
         counted, words = who(st.get('PID %d' % pid), frames)
-        say(ours == ktrace and last == 'kunwind: walk complete' and counted,
+        say(ours == ktrace and last == WALK_COMPLETE and counted,
             'gdb_dump_sleeper_%d_equals_kernel_trace%s: %s' % (pid, sfx,
                                                                 words),
             'kunwind-bt (left), sched_show_task() (right); %s; %s\n%s' %
@@ -288,7 +300,7 @@ def check_dump(info, kernel):
                  None)
         counted, words = who(st.get('CPU %d' % cpu), frames)
         ok = a is not None and b is not None and ours[a + 1:] == \
-            ktrace[b + 1:] and last == 'kunwind: walk complete' and counted
+            ktrace[b + 1:] and last == WALK_COMPLETE and counted
         say(ok, 'gdb_dump_panic_cpu_%d_equals_panic_trace%s: %s' % (
             cpu, sfx, words),
             'from panic() outwards: kunwind-bt -c %d (left), the kernel '
@@ -311,7 +323,7 @@ def check_cpus(w, st, sfx, what):
     """Every CPU's walk (kunwind-bt -c) complete, its steps by tables."""
     res = [(c, w.get('CPU %d' % c, ([], None)), st.get('CPU %d' % c))
            for c in range(2)]
-    ok = all(wc[1] == 'kunwind: walk complete' and who(s, wc[0])[0]
+    ok = all(wc[1] == WALK_COMPLETE and who(s, wc[0])[0]
              for _, wc, s in res)
     by = sum(s[0] for _, _, s in res if s)
     fb = sum(s[1] for _, _, s in res if s)
@@ -522,7 +534,7 @@ kunwind-bt -a
         fb += st.get('PID %d' % pid, (0, 0))[1]
         if not (len(frames) == 1 and frames[0][0] == fork and
                 frames[0][1].startswith(name + '+0x0/') and
-                last == 'kunwind: walk complete' and counted):
+                last == WALK_COMPLETE and counted):
             bad.append('PID %d: %s; %s; %s' % (pid, [s for _, s in frames],
                                                last, words))
     say(new and not bad,
@@ -583,7 +595,7 @@ def check_bad(info, sl):
         say(clean(out) and re.search(
             r'kunwind: warning: table of kunwind_sample at '
             r'0x[0-9a-f]+ is corrupt: bad magic: its frames are not walked',
-            out) is not None and 'kunwind: walk stopped: no unwind row' in out,
+            out) is not None and WALK_STOPPED_NO_ROW in out,
             'gdb_bad_input_corrupt_table_is_a_message', out[-2500:])
         say(re.search(r'task %d \(\S+\): saved sp 0xdead000000001234 is not '
                       r'on its stack' % pid, out) is not None,
@@ -603,7 +615,7 @@ def check_bad(info, sl):
             'kunwind.ko is not loaded in the target' in out and
             'vmlinux table built from' in out and names[:2] and
             names[0].startswith('__schedule+') and counted and
-            w[1] == 'kunwind: walk stopped: no unwind row',
+            w[1] == WALK_STOPPED_NO_ROW,
             'gdb_bad_input_without_kunwind_walks_vmlinux: %s' % words,
             out[-2500:])
     finally:
@@ -670,7 +682,7 @@ detach
     ours = [ip for ip, _ in frames]
     st = list(steps(out).values())
     counted, words = who(st[0] if st else None, frames)
-    say(ours and ours == pcs and last == 'kunwind: walk complete' and counted,
+    say(ours and ours == pcs and last == WALK_COMPLETE and counted,
         'gdb_live_kunwind_bt_equals_gdb_bt: %s' % words,
         'kunwind-bt %s; %s; pcs: kunwind (left), gdb bt (right)\n%s' % (
             last, words, diff(['%#x' % x for x in ours],

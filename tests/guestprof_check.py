@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""kunwind-guestprof (gdb/kunwind/guestprof.py) against the guest's own
+"""kunwind-guestprof (prof/guestprof/) against the guest's own
 profiler, QEMU's own memory translation and bad input, in QEMU.
 
     tests/guestprof_check.py [compare] [oracle] [memory] [bad]

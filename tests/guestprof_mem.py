@@ -51,7 +51,8 @@ import time
 
 import gdb
 
-from kunwind import guest, guestprof, modules, registry, target, tasks
+from kunwind import modules, registry, target, tasks
+from guestprof import guest, sampler as guestprof
 
 PAGE = 4096
 
@@ -214,7 +215,7 @@ def gdb_frames(thread, stacks, text):
     thread.switch()
     f = gdb.newest_frame()
     phys = []		# (pc, sp, frame)
-    while f is not None and len(phys) < guestprof.PROF_DEPTH:
+    while f is not None and len(phys) < guestprof.depth():
         if f.type() not in (gdb.INLINE_FRAME, gdb.TAILCALL_FRAME):
             phys.append((f.pc(), int(f.read_register('rsp')) &
                          (1 << 64) - 1, f))

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kunwind.ko and the sample module (sample/) on Debian's stock 6.1 and 6.12
 # kernels booted in QEMU: kunwind's backtraces against the kernel's own
-# dump_stack() at every point of sample.c (tests/stock.test), each kernel
+# dump_stack() at every point of sample/points.c (tests/stock.test), each kernel
 # twice: without a vmlinux table (ORC fallback for vmlinux frames) and
 # with the table of the vmlinux from its -dbg package.
 #

@@ -3,8 +3,12 @@
 
 The C core (unwind/lookup.c, unwind/walk.c) is the kernel's own; Python
 supplies memory reads, stack bounds and text ranges, and gets frames back
-with the kernel's stop reasons.  The format's constants come from
-kunwind_format.py, generated from unwind/format.h next to the library.
+with the kernel's stop reasons.  Every constant comes from
+kunwind_format.py, generated from C next to the library (gdb/gdb.mk):
+the format's, the library's (stack kinds, frame flags), the stop
+reasons and their strings.  Whoever binds more of the library (the guest
+profiler's memory reader, prof/guestprof/guestmem.py) does it on load()'s
+handle.
 """
 import ctypes
 import importlib
@@ -12,8 +16,6 @@ import os
 import sys
 
 import gdb
-
-STACK_TASK, STACK_IRQ, STACK_OTHER = 0, 1, 2
 
 _READ = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_ulong,
                          ctypes.POINTER(ctypes.c_ulong))
@@ -72,20 +74,16 @@ def load():
     lib.kunwind_target_stop_str.argtypes = [i]
     lib.kunwind_target_find_rule.argtypes = [p, u] + \
         [ctypes.POINTER(i)] * 4 + [pu, ctypes.POINTER(i)]
-    # gdb/guestmem.c, for kunwind-guestprof (guest.py)
-    lib.kunwind_guest_open.restype = p
-    lib.kunwind_guest_open.argtypes = [ctypes.c_char_p, u]
-    lib.kunwind_guest_close.argtypes = [p]
-    lib.kunwind_guest_set_root.argtypes = [p, u, i]
-    lib.kunwind_guest_flush.argtypes = [p]
-    lib.kunwind_guest_virt_to_phys.argtypes = [p, u, pu]
-    lib.kunwind_guest_read.restype = u
-    lib.kunwind_guest_read.argtypes = [p, u, ctypes.c_char_p, u]
-    lib.kunwind_guest_stats.argtypes = [p, pu, pu]
     lib.kunwind_target_set_guest.argtypes = [p, p]
     lib.kunwind_target_set_stacks.argtypes = [p, pu, ctypes.c_uint]
     _lib = lib
     return lib
+
+
+def constants():
+    """kunwind_format.py, the constants generated from C (load()'s)."""
+    load()
+    return fmt
 
 
 class Frame:
@@ -197,10 +195,8 @@ class Walker:
                           (ctypes.c_ulong * max_frames)(),
                           (ctypes.c_uint * max_frames)(),
                           (ctypes.c_int * max_frames)(), ctypes.c_int(),
-                          ctypes.c_int.in_dll(
-                              self.lib, 'kunwind_target_frame_exact').value,
-                          ctypes.c_int.in_dll(
-                              self.lib, 'kunwind_target_stop_end').value)
+                          fmt.KUNWIND_TARGET_FRAME_EXACT,
+                          fmt.KUNWIND_STOP_END)
         _, ips, sps, flags, tables, stop, exact, end = self._bufs
         self.error = None
         n = self.lib.kunwind_target_walk(self.t, ip, sp, bp,

@@ -22,9 +22,10 @@ import gdb
 
 from . import lib, modules, target
 
-DEBUG_MAGIC = 0x4742444b	# "KDBG", unwind/linux/registry_lookup.h
-DEBUG_VERSION = 1
-DEBUG_FMT = '<IHHQ8H'		# struct kunwind_debug_info
+# struct kunwind_debug_info of KUNWIND_DEBUG_VERSION: its magic and
+# version come from C (kunwind_format.py); a change of its layout bumps
+# the version, which is refused below.
+DEBUG_FMT = '<IHHQ8H'
 
 
 class Registry:
@@ -67,11 +68,11 @@ class Registry:
 
     # -- tables
     def _debug_info(self):
-        m = self.kunwind
+        m, f = self.kunwind, lib.constants()
+        magic, version = f.KUNWIND_DEBUG_MAGIC, f.KUNWIND_DEBUG_VERSION
         addr = m.lookup('kunwind_debug_info')
         if addr is None and m.rodata:
-            addr = _scan(m.rodata, struct.pack('<IHH', DEBUG_MAGIC,
-                                               DEBUG_VERSION,
+            addr = _scan(m.rodata, struct.pack('<IHH', magic, version,
                                                struct.calcsize(DEBUG_FMT)))
         if addr is None:
             raise gdb.GdbError('kunwind: kunwind.ko is loaded but its '
@@ -79,11 +80,11 @@ class Registry:
                                'kallsyms or its read-only data)')
         raw = target.read(addr, struct.calcsize(DEBUG_FMT))
         v = struct.unpack(DEBUG_FMT, raw)
-        if v[0] != DEBUG_MAGIC or v[1] != DEBUG_VERSION:
+        if v[0] != magic or v[1] != version:
             raise gdb.GdbError('kunwind: kunwind_debug_info at %#x: magic '
                                '%#x version %d, want %#x version %d (another '
                                'kunwind.ko?)' % (addr, v[0], v[1],
-                                                 DEBUG_MAGIC, DEBUG_VERSION))
+                                                 magic, version))
         keys = ('magic', 'version', 'size', 'live', 'live_nr', 'live_segs',
                 'seg_size', 'seg_start', 'seg_end', 'seg_table', 'seg_seg')
         return dict(zip(keys, v))
@@ -151,7 +152,8 @@ class Registry:
         except gdb.MemoryError:
             raise gdb.GdbError('kunwind: table of %s at %#x is not readable'
                                % (name, t))
-        size = struct.unpack_from('<I', hdr, 8)[0]
+        size = struct.unpack_from('<I', hdr,
+                                  lib.fmt.KUNWIND_HDR_OFF_SIZE)[0]
         if not lib.fmt.KUNWIND_HDR_SIZE <= size <= 64 << 20:
             raise gdb.GdbError('kunwind: table of %s at %#x is corrupt: its '
                                'header says %d bytes' % (name, t, size))

@@ -3,7 +3,7 @@
 import gdb
 
 from . import lib, registry, target
-from .bt import guarded, symbolize
+from .utils import guarded, symbolize
 
 
 class KunwindTables(gdb.Command):

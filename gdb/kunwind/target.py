@@ -16,7 +16,8 @@ not moved.
 Memory and registers come from a source: gdb's own target (its inferior:
 a gdbstub, a dump) by default, or another one set with set_source() --
 kunwind-guestprof reads a QEMU guest's RAM file and its gdbstub itself
-(gdb/kunwind/guest.py), with gdb holding only vmlinux's types and symbols.
+(prof/guestprof/guest.py), with gdb holding only vmlinux's types and
+symbols.
 
 Everything cached here is dropped when gdb loads new objfiles or the
 target stops again (a live target moves on); a source that is not gdb's

@@ -14,8 +14,7 @@ target's per-CPU data.
 """
 import gdb
 
-from . import target
-from .lib import STACK_IRQ, STACK_OTHER, STACK_TASK
+from . import lib, target
 
 
 def thread_size():
@@ -166,21 +165,23 @@ def entry_stack(cpu):
 
 def cpu_stacks(cpu):
     """[(lo, hi, kind)] of cpu's own stacks: IRQ, exception, entry."""
+    f = lib.constants()
     out = []
     irq = irq_stack(cpu)
     if irq:
-        out.append(irq + (STACK_IRQ,))
-    out += [r + (STACK_OTHER,) for r in exception_stacks(cpu)]
+        out.append(irq + (f.KUNWIND_TARGET_STACK_IRQ,))
+    out += [r + (f.KUNWIND_TARGET_STACK_OTHER,) for r in exception_stacks(cpu)]
     entry = entry_stack(cpu)
     if entry:
-        out.append(entry + (STACK_OTHER,))
+        out.append(entry + (f.KUNWIND_TARGET_STACK_OTHER,))
     return out
 
 
 def stacks_of(task, cpu):
     """[(lo, hi, kind)]: the stacks a walk of task (running on cpu, or
     None) may read, for Walker.set_stacks()."""
-    regions = [task.stack_range() + (STACK_TASK,)]
+    task_kind = lib.constants().KUNWIND_TARGET_STACK_TASK
+    regions = [task.stack_range() + (task_kind,)]
     if cpu is not None:
         regions += cpu_stacks(cpu)
     return regions

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Kill a kernel in QEMU in each of the sample module's ways (sample.c, the
+# Kill a kernel in QEMU in each of the sample module's ways (sample/deaths.c, the
 # die parameter), one boot per death, and keep each console:
 #
 #	tests/harness/death-boot.sh [--timeout S] [--append ARGS --tag TAG] KERNEL KIND...
@@ -67,7 +67,7 @@ who='death-boot'
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# sample.c's ksample_deaths[], in its order.
+# sample/deaths.c's ksample_deaths[], in its order.
 all_kinds="kthread-null null-call bug asm noreturn tasklet hrtimer sort idr panic stack-overflow"
 
 timeout=300 append='' tag=''

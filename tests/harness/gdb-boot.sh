@@ -30,7 +30,7 @@
 # --append ARGS comes last, so it can override any of them (nokaslr,
 # kunwind_sample.points=1, another panic=).
 #
-# dump: the guest writes the sample's dump parameter (sample.c: three
+# dump: the guest writes the sample's dump parameter (sample/dump.c: three
 # kthreads asleep at depths 1, 3 and 5, their kernel traces, then a
 # panic).  When the console shows "---[ end Kernel panic", the host sends
 # "dump-guest-memory -p DIR/dump.elf" over the monitor, which returns when

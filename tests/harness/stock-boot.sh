@@ -29,7 +29,7 @@
 # kunwind_test_early.ko (kunit/early.c with its table, built alone: a
 # module loaded before kunwind.ko, which must register it), kunwind.ko,
 # then kunwind_sample.ko, whose init prints every point of
-# sample.c; /test.sh then writes the sample's trigger parameter, removes
+# sample/points.c; /test.sh then writes the sample's trigger parameter, removes
 # the sample (its exit point) and prints kunwind's debugfs files.
 #
 # kunwind.ko carries the vmlinux table, and kernel frames come from

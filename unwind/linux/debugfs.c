@@ -12,7 +12,6 @@
 #include <linux/seq_file.h>
 #include "counters.h"
 #include "debugfs.h"
-#include "profile.h"
 #include "registry.h"
 
 static struct dentry *kunwind_dir;

@@ -14,7 +14,7 @@ and one for "c".  QEMU stops the guest when a
 client connects; detaching resumes it.
 
 Memory.  Guest RAM is QEMU's memory-backend-file (share=on), mapped by
-gdb/guestmem.c, which walks the guest's page tables (4- or 5-level, from
+gdb/guestmem.c (guestmem.py), which walks the guest's page tables (4- or 5-level, from
 the vCPUs' CR3 and CR4.LA57) with a translation cache that each sample
 flushes (a vmalloc'ed stack may be freed and its pages reused between
 two samples).  The root is found once: a vCPU's CR3, or its PTI kernel
@@ -22,14 +22,14 @@ half (bit 12 clear), that shows linux_banner at a KASLR slide, then
 swapper's own (init_top_pgt), which maps the kernel's half whatever the
 vCPUs run.
 """
-import ctypes
-import os
 import re
 import socket
 
 import gdb
 
-from . import lib, target
+from kunwind import target
+
+from .guestmem import GuestMemory
 
 # QEMU's x86-64 "g" packet (target/i386/gdbstub.c: 16 GPRs, rip,
 # eflags, 6 segments, fs/gs/kernel-gs bases, cr0, cr2, cr3, cr4, cr8,
@@ -235,52 +235,6 @@ def regs_of(g):
                        'x86-64 layout' % len(g))
     return {n: int.from_bytes(g[o:o + size], 'little')
             for n, (o, size) in G_REGS.items()}
-
-
-class GuestMemory:
-    """The guest's RAM file through gdb/guestmem.c."""
-
-    def __init__(self, path, below_4g=0):
-        self.lib = lib.load()
-        self.g = self.lib.kunwind_guest_open(path.encode(), below_4g)
-        if not self.g:
-            err = ctypes.get_errno()
-            raise gdb.GdbError('kunwind: cannot map the guest RAM file %s: '
-                               '%s' % (path, os.strerror(err) if err else
-                                       'not a RAM file'))
-        self.buf = ctypes.create_string_buffer(1 << 16)
-
-    def close(self):
-        if self.g:
-            self.lib.kunwind_guest_close(self.g)
-            self.g = None
-
-    def set_root(self, cr3, la57):
-        self.lib.kunwind_guest_set_root(self.g, cr3, 1 if la57 else 0)
-
-    def flush(self):
-        self.lib.kunwind_guest_flush(self.g)
-
-    def phys(self, va):
-        pa = ctypes.c_ulong()
-        if self.lib.kunwind_guest_virt_to_phys(self.g, va, ctypes.byref(pa)):
-            return None
-        return pa.value
-
-    def read(self, addr, n):
-        buf = self.buf if n <= len(self.buf) else \
-            ctypes.create_string_buffer(n)
-        got = self.lib.kunwind_guest_read(self.g, addr, buf, n)
-        if got != n:
-            raise gdb.MemoryError('Cannot access memory at address %#x' %
-                                  (addr + got))
-        return buf.raw[:n]
-
-    def stats(self):
-        walks, hits = ctypes.c_ulong(), ctypes.c_ulong()
-        self.lib.kunwind_guest_stats(self.g, ctypes.byref(walks),
-                                     ctypes.byref(hits))
-        return walks.value, hits.value
 
 
 class StubMemory:

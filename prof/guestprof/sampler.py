@@ -3,11 +3,11 @@
 
 Nothing runs in the guest for it: each sample stops the guest through
 QEMU's gdbstub, reads every vCPU's registers, walks each vCPU's kernel
-stack with kunwind's C walker over the guest's RAM file (guest.py,
+stack with kunwind's C walker over the guest's RAM file (guestmem.py,
 gdb/guestmem.c) and kunwind.ko's tables found in guest memory
-(registry.py, as kunwind-bt does), and resumes the guest; names are
-looked up after it runs again.  The output is the in-guest profiler's
-(unwind/linux/profile.c): folded stacks, outermost frame first, "func" or
+(gdb/kunwind/registry.py, as kunwind-bt does), and resumes the guest;
+names are looked up after it runs again.  The output is the in-guest
+profiler's (kunwind_prof.ko, prof/): folded stacks, outermost frame first, "func" or
 "func [module]" as %ps prints them, a root "[stopped: REASON]" for a walk
 that did not reach the end of its stack, "COMM (user)" for a vCPU in user
 mode; and the same flame graph (scripts/flamegraph.sh).
@@ -28,11 +28,16 @@ import time
 
 import gdb
 
-from . import guest, lib, modules, registry, target, tasks
-from .bt import guarded
+from kunwind import lib, modules, registry, target, tasks
+from kunwind.utils import guarded
 
-PROF_DEPTH = 64			# frames a sample keeps, as profile.c's
-STACK_READ_FAILED = 'stack read failed'	# the walker's KUNWIND_STOP_BAD_READ
+from . import guest
+
+
+def depth():
+    """Frames a sample keeps: the in-kernel profiler's PROF_DEPTH, from C
+    (kunwind_format.py)."""
+    return lib.constants().PROF_DEPTH
 
 
 class Sampler:
@@ -98,12 +103,13 @@ class Sampler:
                                                       'stack'))
         w = self.reg.walker
         # tasks.stacks_of()'s, without reading the whole Task each time
-        w.set_stacks([(stack, stack + tasks.thread_size(), lib.STACK_TASK)] +
+        w.set_stacks([(stack, stack + tasks.thread_size(),
+                       lib.fmt.KUNWIND_TARGET_STACK_TASK)] +
                      self.fixed_stacks(cpu))
         frames, why, complete = w.walk(r['rip'], r['rsp'], r['rbp'],
-                                       max_frames=PROF_DEPTH + 1)
-        trunc = len(frames) > PROF_DEPTH
-        return ('kernel', tuple((f.ip, f.exact) for f in frames[:PROF_DEPTH]),
+                                       max_frames=depth() + 1)
+        trunc = len(frames) > depth()
+        return ('kernel', tuple((f.ip, f.exact) for f in frames[:depth()]),
                 why, complete and not trunc, trunc,
                 tuple(f.lookup_addr() for f in frames))
 
@@ -134,8 +140,10 @@ class Sampler:
                 try:
                     out.append(self.walk_cpu(cpu))
                 except gdb.MemoryError:	# no current task, no stack
-                    out.append(('kernel', (), STACK_READ_FAILED, False,
-                                False, ()))
+                    f = lib.fmt
+                    out.append(('kernel', (),
+                                f.KUNWIND_STOP_STR[f.KUNWIND_STOP_BAD_READ],
+                                False, False, ()))
         finally:
             self.src.stub.cont()
         stopped = time.perf_counter() - t0
@@ -186,7 +194,7 @@ class Sampler:
         return self.names[key]
 
     def fold(self, s):
-        """A sample's line in profile.c's folded file (but the count)."""
+        """A sample's line in prof/'s folded file (but the count)."""
         if s[0] == 'user':
             # prof_put_comm(): the kernel's isgraph() (Latin-1), not ';'
             return ''.join(chr(b) if (0x21 <= b <= 0x7e or b >= 0xa1) and
