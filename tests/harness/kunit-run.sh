@@ -151,7 +151,7 @@ modules_test() {
 		--exclude='.*.cmd' --exclude='*.kunwind' --exclude='*.a' \
 		--exclude='modules.order' --exclude='Module.symvers' \
 		--exclude='vmlinux-info.h' --exclude='*.tmp' --exclude='.tmp*' \
-		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./kunit \
+		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./prof ./kunit \
 		$(test -d sample && echo ./sample) "$out/src/") ||
 		die "rsync of the sources failed"
 
