@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "prof.h"
+#include "selfcheck.h"
 
 #define PROF_MAX_HZ		100000
 

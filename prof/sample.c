@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include "prof.h"
+#include "selfcheck.h"
 
 #define PROF_DRAIN_MS		100
 /* perf's MAX_INTERRUPTS (kernel/events/core.c): hw.interrupts throttled */

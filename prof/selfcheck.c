@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The profiler's self-check (prof.h: kunwind_prof.ko).  With selfcheck
- * on, each kernel sample is also walked by the kernel's ORC unwinder from
- * the same registers (as arch_stack_walk() does) and the two are
- * compared: equal (every step by kunwind's tables, or with steps by the
- * ORC fallback, counted), different, or ORC incomplete (ORC ended on an
- * error).  The first differences are kept (debugfs selfcheck_report).
+ * The profiler's self-check (selfcheck.h; prof.h: kunwind_prof.ko).
+ * With selfcheck on, each kernel sample is also walked by the kernel's
+ * ORC unwinder from the same registers (as arch_stack_walk() does) and
+ * the two are compared: equal (every step by kunwind's tables, or with
+ * steps by the ORC fallback, counted), different, or ORC incomplete (ORC
+ * ended on an error).  The first differences are kept (debugfs
+ * selfcheck_report).
  * ORC's walk is also the bench's baseline handler (sample.c, "orc").
  */
 #include <linux/atomic.h>
@@ -17,6 +18,7 @@
 #include <asm/ptrace.h>
 #include <asm/unwind.h>
 #include "prof.h"
+#include "selfcheck.h"
 
 struct prof_diff prof_diffs[PROF_DIFFS];
 atomic_t prof_nr_diffs;

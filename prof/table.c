@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The profiler's stack tables (prof.h: kunwind_prof.ko).
+ * The profiler's stack tables (table.h; prof.h: kunwind_prof.ko).
  *
  * Storage.  Each CPU that comes online during a session gets two tables
  * (allocated by its online callback, freed at stop): the handler adds to
