@@ -142,6 +142,29 @@ fail() {
 	exit 1
 }
 start=$(date +%s)
+# A build directory never configured starts as a copy of the test
+# kernel's: the same sources (the view's files are hard links to them,
+# with their times), the same compiler and flags (W=1), so make compiles
+# only what the config's difference reaches (CONFIG_KUNWIND*, the local
+# version) and links again.  The copy's absolute source paths (Kbuild's
+# commands and dependencies in its .cmd files, its Makefile, the source
+# link) are moved to the view's first; a command that still differed
+# would only be compiled again.
+if [ ! -f "$build/.kunwind-config" ]; then
+	say "seeding $build with a copy of the test kernel's build $kdir"
+	rm -rf "$build.seed"
+	cp -a "$kdir" "$build.seed"
+	rm -f "$build.seed/.kunwind-done" "$build.seed/.kunwind-config" \
+		"$build.seed/.times" "$build.seed/build.log"
+	ln -sfn "$view" "$build.seed/source"
+	grep -rlZF --include='*.cmd' --include=Makefile -- "$ksrc" \
+		"$build.seed" | xargs -0 -r sed -i "s|$ksrc|$view|g"
+	cp -p "$build/kunwind.config" "$build.seed/"
+	[ ! -f "$log" ] || cp -p "$log" "$build.seed/"
+	rm -rf "$build"
+	mv "$build.seed" "$build"
+	echo "+ seeded from $kdir in $(($(date +%s) - start)) s" >>"$log"
+fi
 if [ ! -f "$build/.kunwind-config" ]; then
 	say "configuring $build"
 	kfrag_base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$composed" | head -n1)

@@ -19,6 +19,10 @@
 # finds the build done.  On failure the last 40 lines of
 # build.log (in the build dir) go to stderr and the exit status is 1.
 #
+# The kernel is built with W=1 (the kernel's extra warnings go to the
+# log): tests/harness/builtin-kernel.sh seeds its build directory with a
+# copy of this one and builds with W=1, which must not differ.
+#
 # Environment:
 #	KUNWIND_CACHE	cache root (default $HOME/.cache/kunwind)
 #	KUNWIND_KCONFIG	config fragment (default tests/harness/test-kernel.config)
@@ -181,7 +185,9 @@ if [ "$bad" = 1 ]; then
 	die "config fragment not applied; see $build/.config"
 fi
 
-kmake -j"$jobs" all modules_prepare || fail "make -j$jobs all"
+# W=1, as tests/harness/builtin-kernel.sh builds: that build starts from
+# a copy of this one, and a flag of its own would compile it all again.
+kmake -j"$jobs" W=1 all modules_prepare || fail "make -j$jobs W=1 all"
 [ -f "$build/arch/x86/boot/bzImage" ] || fail "bzImage"
 [ -f "$build/vmlinux" ] || fail "vmlinux"
 end=$(date +%s)
