@@ -7,7 +7,8 @@
  *   table.c      synthetic tables built in C (lookup and walk suites,
  *                whose scenarios are unwind/test/'s, shared with the host)
  *   trace.c      one stack walked by kunwind and by the kernel's ORC
- *                unwinder, and the frame-for-frame comparison
+ *                unwinder, the frame-for-frame comparison, and a kthread
+ *                parked asleep to be walked (orc, tracer, api suites)
  *   main.c       module init/exit, what must be recorded during init,
  *                the helper module's rendezvous, insmod/rmmod
  *   asm_frames.S, helper_sections.S   assembly called by the suites
@@ -62,6 +63,7 @@ long kt_traced_3(kt_early_fn fn, void *arg);
 #ifndef KT_HELPER
 
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/module.h>
 #include "unwind/kunwind.h"
 #include "unwind/linux/kunwind_api.h"
@@ -120,6 +122,25 @@ void kt_kunwind_regs(struct kt_trace *t, struct pt_regs *regs);
 void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs);
 void kt_kunwind_task(struct kt_trace *t, struct task_struct *task);
 void kt_orc_task(struct kt_trace *t, struct task_struct *task);
+
+/*
+ * A kthread parked asleep inside this module: sleeper_fn(),
+ * sleeper_recurse() depth + 1 times, sleeper_bottom(), then schedule().
+ * kt_sleeper_start() returns it once it is off the CPU (its stack stays
+ * still until kt_sleeper_stop()), or NULL after failing the test.
+ */
+struct kt_sleeper {
+	struct completion parked;
+	struct task_struct *task;
+	int depth;
+	long sink;
+};
+
+struct task_struct *kt_sleeper_start(struct kunit *test, struct kt_sleeper *s,
+				     int depth);
+void kt_sleeper_stop(struct kt_sleeper *s);
+/* Wait up to ~2.5 s for @t to be off the CPU, asleep: its stack is still. */
+bool kt_wait_asleep(struct task_struct *t);
 
 /* A kunwind_consume_fn appending to a struct kt_trace (cookie). */
 struct kunwind_frame;

@@ -488,60 +488,12 @@ static void orc_walk_from_softirq_equals_orc(struct kunit *test)
 
 /* ---- a sleeping kthread ---- */
 
-struct sleeper {
-	struct completion parked;
-	int depth;
-	long sink;
-};
-
-static noinline void sleeper_bottom(struct sleeper *s)
-{
-	complete(&s->parked);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
-	s->sink++;
-}
-
-static noinline void sleeper_recurse(struct sleeper *s, int depth)
-{
-	if (depth > 0)
-		sleeper_recurse(s, depth - 1);
-	else
-		sleeper_bottom(s);
-	s->sink++;
-}
-
-static int sleeper_fn(void *arg)
-{
-	struct sleeper *s = arg;
-
-	sleeper_recurse(s, s->depth);
-	return 0;
-}
-
-/* Parked: off the CPU, asleep, so that its stack does not change. */
-static bool wait_asleep(struct task_struct *t)
-{
-	int i;
-
-	for (i = 0; i < 1000; i++) {
-		if (!task_is_running(t) && !READ_ONCE(t->on_cpu))
-			return true;
-		usleep_range(2000, 3000);
-	}
-	return false;
-}
-
 static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 {
 	unsigned long *saved, *saved_orc;
 	struct kunwind_steps steps;
 	struct kt_trace *kun, *orc;
-	struct sleeper *s;
+	struct kt_sleeper *s;
 	struct task_struct *t;
 	unsigned int n, no, i, in_module = 0;
 
@@ -551,31 +503,21 @@ static void orc_walk_of_sleeping_kthread_equals_orc(struct kunit *test)
 	saved = kunit_kcalloc(test, 2 * KT_MAX_FRAMES, sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, s && kun && orc && saved);
 	saved_orc = saved + KT_MAX_FRAMES;
-	init_completion(&s->parked);
-	s->depth = 4;
-	t = kthread_run(sleeper_fn, s, "kunwind_sleeper");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	get_task_struct(t);
-	wait_for_completion(&s->parked);
-	if (!wait_asleep(t)) {
-		kthread_stop(t);
-		put_task_struct(t);
-		KUNIT_FAIL(test, "the kthread did not go to sleep");
+	t = kt_sleeper_start(test, s, 4);
+	if (!t)
 		return;
-	}
 	kt_kunwind_task(kun, t);
 	kt_orc_task(orc, t);
 	n = kunwind_save_tsk(t, saved, KT_MAX_FRAMES, 0, &steps);
 	no = stack_trace_save_tsk(t, saved_orc, KT_MAX_FRAMES, 0);
-	kthread_stop(t);
-	put_task_struct(t);
+	kt_sleeper_stop(s);
 
 	kt_expect_same_trace(test, "sleeping kthread", kun, orc, false);
 	KUNIT_EXPECT_EQ_MSG(test, kun->stop, KUNWIND_STOP_END, "walk stopped: %s",
 			    kunwind_stop_str(kun->stop));
 	for (i = 0; i < kun->n; i++)
 		in_module += within_module(kun->ip[i], THIS_MODULE);
-	/* sleeper_bottom, sleeper_recurse x 5, sleeper_fn */
+	/* sleeper_bottom, sleeper_recurse x 5, sleeper_fn (trace.c) */
 	KUNIT_EXPECT_EQ(test, in_module, 7u);
 	/*
 	 * kunwind_save_tsk() is stack_trace_save_tsk(): both leave out the

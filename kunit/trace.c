@@ -25,8 +25,11 @@
  *
  * Anything else that differs fails the test and prints both traces.
  */
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kallsyms.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sched/task_stack.h>
@@ -465,4 +468,74 @@ void kt_expect_save_steps(struct kunit *test, const char *what,
 				    "%s: %u steps by the ORC fallback for %s, where the tables give that reason to %u of the entries",
 				    what, steps->fallback[r],
 				    kunwind_fallback_str(r), due[r]);
+}
+
+/* ---- a sleeping kthread ---- */
+
+static noinline void sleeper_bottom(struct kt_sleeper *s)
+{
+	complete(&s->parked);
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	s->sink++;
+}
+
+static noinline void sleeper_recurse(struct kt_sleeper *s, int depth)
+{
+	if (depth > 0)
+		sleeper_recurse(s, depth - 1);
+	else
+		sleeper_bottom(s);
+	s->sink++;
+}
+
+static int sleeper_fn(void *arg)
+{
+	struct kt_sleeper *s = arg;
+
+	sleeper_recurse(s, s->depth);
+	return 0;
+}
+
+bool kt_wait_asleep(struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (!task_is_running(t) && !READ_ONCE(t->on_cpu))
+			return true;
+		usleep_range(2000, 3000);
+	}
+	return false;
+}
+
+struct task_struct *kt_sleeper_start(struct kunit *test, struct kt_sleeper *s,
+				     int depth)
+{
+	struct task_struct *t;
+
+	init_completion(&s->parked);
+	s->depth = depth;
+	t = kthread_run(sleeper_fn, s, "kunwind_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	s->task = t;
+	wait_for_completion(&s->parked);
+	if (!kt_wait_asleep(t)) {
+		kt_sleeper_stop(s);
+		KUNIT_FAIL(test, "the kthread did not go to sleep");
+		return NULL;
+	}
+	return t;
+}
+
+void kt_sleeper_stop(struct kt_sleeper *s)
+{
+	kthread_stop(s->task);
+	put_task_struct(s->task);
+	s->task = NULL;
 }

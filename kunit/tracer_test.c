@@ -349,18 +349,6 @@ static int sleeper_thread(void *arg)
 	return 0;
 }
 
-static bool asleep(struct task_struct *t)
-{
-	int i;
-
-	for (i = 0; i < 1000; i++) {
-		if (!task_is_running(t) && !READ_ONCE(t->on_cpu))
-			return true;
-		usleep_range(2000, 3000);
-	}
-	return false;
-}
-
 static void tracer_walk_of_sleeping_task_equals_orc(struct kunit *test)
 {
 	struct tracer_point *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
@@ -381,7 +369,7 @@ static void tracer_walk_of_sleeping_task_equals_orc(struct kunit *test)
 	}
 	get_task_struct(t);
 	wait_for_completion(&p->parked);
-	slept = asleep(t);
+	slept = kt_wait_asleep(t);
 	if (slept) {
 		kt_kunwind_task(&p->kun, t);
 		kt_orc_task(&p->orc, t);
