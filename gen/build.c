@@ -2,7 +2,7 @@
 /*
  * The generator's pipeline, one ELF file in, one table out:
  *
- *   cfi.c     .eh_frame and .debug_frame -> rows
+ *   cfi.c     .eh_frame and .debug_frame -> rows (cfa.c the rules)
  *   hints.c   the assembly hints override the rows they cover
  *   orc.c     the retpoline thunks' entries, where neither says
  *             anything; then the object's ORC fills what none says

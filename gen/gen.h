@@ -7,7 +7,8 @@
  *            its API is kelf.h)
  *   rows.c   the rows the stages pass on; kgen_grow(), a growing array
  *   map.c    kgen_map: 64-bit keys -> indexes (CIE cache, rule dictionary)
- *   cfi.c    CIE/FDE parsing and the CFA interpreter -> rows
+ *   cfi.c    CIE/FDE parsing -> rows (cfi.h, dwarf.h: its own headers)
+ *   cfa.c    the CFA interpreter, its rules -> kunwind rules
  *   hints.c  assembly hints (unwind/linux/kunwind_asm.h) -> rows
  *   orc.c    the object's ORC, where no CFI row or hint says anything
  *   table.c  rows -> binary table (struct kunwind_hdr ...)
