@@ -17,7 +17,7 @@
  *   ...           the section's bytes
  * Seeds are real sections (objcopy --only-section), see fuzz.mk.
  */
-#include "fuzz.h"
+#include "table_invariants.h"
 #include "../gen/gen.h"
 
 #define FULL_PROBE_LIMIT	1024

@@ -16,7 +16,7 @@
  * objects, and the hostile ones of fuzz/hostile.test).
  */
 #define _GNU_SOURCE
-#include "fuzz.h"
+#include "table_invariants.h"
 #include <elf.h>
 #include <sys/mman.h>
 #include <unistd.h>
