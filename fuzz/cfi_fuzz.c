@@ -18,7 +18,7 @@
  * Seeds are real sections (objcopy --only-section), see fuzz.mk.
  */
 #include "table_invariants.h"
-#include "../gen/gen.h"
+#include "../gen/stages.h"
 
 #define FULL_PROBE_LIMIT	1024
 #define MAX_SPAN		(1ULL << 22)

@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
+#include "stages.h"
 
 void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,
 		 size_t *len, struct cfi_stats *cs, struct table_stats *ts,

@@ -18,7 +18,7 @@
 #ifndef _KUNWIND_GEN_CFI_H
 #define _KUNWIND_GEN_CFI_H
 
-#include "gen.h"
+#include "stages.h"
 #include "dwarf.h"
 
 #define DW_REG_RBP	6
