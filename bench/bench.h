@@ -7,9 +7,14 @@
  *   peers.c       the walkers kunwind is compared with: rbp chain,
  *                 libunwind, libdw; kept apart from bench.c because
  *                 <elfutils/libdwfl.h> and unwind/env.h both define bool
- *   bench.c       kunwind's tables and walker, timing, checks, report
+ *   bench.c       the harness: timing, the walk benchmark's checks and
+ *                 report, main
+ *   tables.c      the objects on the stack, their kunwind tables, kunwind's
+ *                 walk over them
+ *   lookup.c      lookups alone, and the cache lines a lookup reads
  *
- * Plain C types only here, so that every file can include it.
+ * Plain C types only here, so that every file can include it; what
+ * bench.c, tables.c and lookup.c share besides is in kunwind_bench.h.
  */
 #ifndef _KUNWIND_BENCH_H
 #define _KUNWIND_BENCH_H

@@ -8,11 +8,12 @@
 # for the frame-pointer walk to cover the same frames as the others.  The
 # deep stack is built a second time without (deep_stack-nofp.o).
 
-BENCH_SRC    := bench/bench.c bench/peers.c bench/deep_stack.c
+BENCH_SRC    := bench/bench.c bench/tables.c bench/lookup.c bench/peers.c \
+		bench/deep_stack.c
 BENCH_OBJ    := $(BENCH_SRC:%.c=$(O)/%.o) $(O)/bench/deep_stack-nofp.o
 BENCH_CFLAGS := -O2 -g -fno-omit-frame-pointer
 
-$(O)/bench/%.o: bench/%.c bench/bench.h gen/gen.h unwind/*.h
+$(O)/bench/%.o: bench/%.c bench/*.h gen/gen.h unwind/*.h
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) $(WFLAGS) -c -o $@ $<
 

@@ -17,8 +17,8 @@
  *   ...           the section's bytes
  * Seeds are real sections (objcopy --only-section), see fuzz.mk.
  */
-#include "fuzz.h"
-#include "../gen/gen.h"
+#include "table_invariants.h"
+#include "../gen/stages.h"
 
 #define FULL_PROBE_LIMIT	1024
 #define MAX_SPAN		(1ULL << 22)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: a whole ELF file -> kgen_build() (elf.c, cfi.c with the
- * relocations of ET_REL, hints.c, orc.c, table.c) -> the table's checks.
+ * relocations of ET_REL, cfa.c, hints.c, orc.c, table.c) -> the table's
+ * checks.
  *
  * cfi_fuzz reaches the CFI parser alone; this one the paths that depend
  * on the file: section names and flags, relocations, symbols, hints, ORC.
@@ -15,7 +16,7 @@
  * objects, and the hostile ones of fuzz/hostile.test).
  */
 #define _GNU_SOURCE
-#include "fuzz.h"
+#include "table_invariants.h"
 #include <elf.h>
 #include <sys/mman.h>
 #include <unistd.h>

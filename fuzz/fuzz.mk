@@ -16,7 +16,7 @@ FUZZ_CFLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined \
 	       -fno-sanitize-recover=all $(WFLAGS)
 FUZZ_NAMES  := cfi elf table walk
 FUZZ_BINS   := $(FUZZ_NAMES:%=$(O)/fuzz/%_fuzz)
-FUZZ_DEPS   := fuzz/fuzz.h fuzz/fuzz.mk unwind/*.h $(CORE_SRC)
+FUZZ_DEPS   := fuzz/fuzz.h fuzz/table_invariants.h fuzz/fuzz.mk unwind/*.h $(CORE_SRC)
 
 # Real objects the seeds come from: an executable (.plt, PLT expression,
 # _start with an undefined return address), a start file (ET_REL), a

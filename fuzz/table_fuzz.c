@@ -12,7 +12,7 @@
  * Input: the table itself; the last 8 bytes also serve as one more address
  * to look up.  Seeds are real tables (kunwind-gen build), see fuzz.mk.
  */
-#include "fuzz.h"
+#include "table_invariants.h"
 
 /* Segments up to this size are probed at every byte. */
 #define FULL_PROBE_LIMIT	4096

@@ -2,7 +2,7 @@
 /*
  * The generator's pipeline, one ELF file in, one table out:
  *
- *   cfi.c     .eh_frame and .debug_frame -> rows
+ *   cfi.c     .eh_frame and .debug_frame -> rows (cfa.c the rules)
  *   hints.c   the assembly hints override the rows they cover
  *   orc.c     the retpoline thunks' entries, where neither says
  *             anything; then the object's ORC fills what none says
@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
+#include "stages.h"
 
 void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,
 		 size_t *len, struct cfi_stats *cs, struct table_stats *ts,

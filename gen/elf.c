@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "gen.h"
+#include "stages.h"
 
 struct krel {
 	uint64_t off;

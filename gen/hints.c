@@ -18,7 +18,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
+#include "stages.h"
 
 struct hint {
 	unsigned int shndx;

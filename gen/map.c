@@ -5,7 +5,7 @@
  * Open addressing with linear probing, at most half full.
  */
 #include <stdlib.h>
-#include "gen.h"
+#include "stages.h"
 
 /* Fibonacci hashing: the product's high bits depend on every key bit. */
 static size_t slot_of(uint64_t key, size_t slots)

@@ -48,7 +48,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
+#include "stages.h"
 
 #define ORC_REG_UNDEFINED	0
 #define ORC_REG_PREV_SP		1

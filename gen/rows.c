@@ -6,7 +6,7 @@
  * kept in.
  */
 #include <stdlib.h>
-#include "gen.h"
+#include "stages.h"
 
 void *kgen_grow(void *p, size_t *alloc, size_t nr, size_t size, size_t first)
 {

@@ -10,7 +10,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
+#include "stages.h"
 
 /* One row of the table: a start and the index of its rule. */
 struct run {

@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "../gen/gen.h"
+#include "../gen/stages.h"
 
 /*
  * The host's side of unwind/test/scenarios.h's contract: a case, what it

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to cfi.c and cfa.c: what a parsed CIE holds, the rules the
+ * interpreter tracks, and the interpreter's interface.
+ *
+ *   cfi.c  the records: walks a frame section, parses CIEs and FDEs, runs
+ *          each FDE's instructions (cfa_step()) over its address range
+ *          and adds a row for each stretch between location instructions
+ *   cfa.c  the instructions: one DW_CFA_* at a time on a cfi_state, the
+ *          CIE's initial state, and a cfi_state as a kunwind rule
+ *
+ * kunwind recovers three registers, like ORC: rsp (through the CFA), rbp
+ * and the return address.  The interpreter therefore tracks the CFA rule
+ * and the rules of rbp and of the CIE's return-address column, and parses
+ * (but ignores) the rules of every other register.  What the table cannot
+ * represent becomes an UNSUPPORTED row, never an approximation.
+ */
+#ifndef _KUNWIND_GEN_CFI_H
+#define _KUNWIND_GEN_CFI_H
+
+#include "stages.h"
+#include "dwarf.h"
+
+#define DW_REG_RBP	6
+#define DW_REG_RSP	7
+#define DW_REG_RIP	16
+#define MAX_STATES	64	/* remember_state depth; GCC uses 1-2 */
+
+/* A parsed CIE. */
+struct cie {
+	uint64_t off;
+	uint64_t code_align;
+	int64_t data_align;
+	unsigned int ra_reg;
+	uint8_t fde_enc;
+	bool z, ok;
+	const uint8_t *insn, *insn_end;
+};
+
+/* Rules of one register. */
+enum { R_SAME, R_UNDEF, R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR, R_VAL_EXPR };
+
+struct reg_rule {
+	uint8_t kind;
+	int64_t off;
+	const uint8_t *expr;
+	size_t len;
+};
+
+enum { CFA_NONE, CFA_REG, CFA_EXPR };
+
+struct cfa_rule {
+	uint8_t kind;
+	unsigned int reg;
+	int64_t off;
+	const uint8_t *expr;
+	size_t len;
+};
+
+struct cfi_state {
+	struct cfa_rule cfa;
+	struct reg_rule sp, bp, ra;	/* sp: the caller's sp is the CFA */
+};
+
+/*
+ * The interpreter's state while it runs one instruction list: the rules,
+ * the remember_state stack, and the state to restore registers to (NULL
+ * in the CIE's own instructions, which have none).
+ */
+struct interp {
+	const struct cie *cie;
+	const uint8_t *data;		/* the frame section (set_loc's offset) */
+	struct rd r;
+	struct cfi_state s;
+	const struct cfi_state *init;
+	struct cfi_state stack[MAX_STATES];
+	unsigned int depth;
+};
+
+/* What one instruction did. */
+enum step {
+	STEP_RULE,		/* changed the rules (or nothing: nop) */
+	STEP_ADVANCE,		/* advance the location by *arg code units */
+	STEP_SET_LOC,		/* set_loc: *arg as encoded, at offset *field */
+	STEP_BAD,		/* malformed, or invalid where it is */
+};
+
+/*
+ * Decode and run the instruction at in->r.p.  Rule changes are done
+ * there; a location instruction is only decoded (STEP_ADVANCE,
+ * STEP_SET_LOC): what a location is belongs to the FDE (cfi.c).
+ */
+enum step cfa_step(struct interp *in, uint64_t *arg, uint64_t *field);
+/*
+ * The CIE's initial instructions: the state each of its FDEs starts
+ * from.  data is the frame section.  False if they are malformed.
+ */
+bool cfa_cie_state(const uint8_t *data, const struct cie *cie,
+		   struct cfi_state *init);
+/* The kunwind rule of a state; UNSUPPORTED where the table cannot say it. */
+struct kunwind_rule cfa_to_rule(const struct cfi_state *s);
+
+#endif /* _KUNWIND_GEN_CFI_H */
