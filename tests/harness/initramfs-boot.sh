@@ -306,6 +306,9 @@ rm -rf "$fake"
 
 # 2. The boots.  Devices for udev to load modules for.
 truncate -s 1M "$out/disk.img"
+# At loglevel 4 the kernel does not say it runs /init: Debian's /init
+# says "Loading, please wait..." first.
+harness_init_mark='Run /init as init process|^Loading, please wait\.\.\.'
 boot() {
 	local log=$1 append=$2 rc=0
 	say "$rel: booting /boot/vmlinuz-$rel $append (console: $log)"
@@ -412,7 +415,7 @@ fby=$(guest "$log" profmods | awk '!/^#/ && $1 != "module" {
 	} }')
 covered="vmlinux $(guest "$log" has-table | tr '\n' ' ')"
 [ "$want_table" = yes ] || covered=" $(guest "$log" has-table | tr '\n' ' ')"
-bad= accounted=0
+bad='' accounted=0
 while read -r owner why; do
 	[ -n "$owner" ] || continue
 	n=${why##*=}

@@ -35,10 +35,15 @@
 #			one boot (qemu-run.sh --log LOG QEMU-RUN-ARGS, its
 #			stdout dropped, its stderr to the file ERR, or
 #			passed on for "-"), booted again while the kernel
-#			ended before it ran /init, TRIES boots at most (the
-#			ones before kept as LOG.early-N); sets boot_rc,
-#			qemu-run.sh's exit status, and boot_status, the
-#			word for it (harness_boot_status); returns boot_rc
+#			ended before it ran /init (no line of the console
+#			matches the ERE harness_init_mark, by default the
+#			kernel's "Run /init as init process", which a boot
+#			at loglevel < 7 does not print: such a caller sets
+#			it to its /init's first line too), TRIES boots at
+#			most (the ones before kept as LOG.early-N); sets
+#			boot_rc, qemu-run.sh's exit status, and
+#			boot_status, the word for it (harness_boot_status);
+#			returns boot_rc
 #	harness_boot_status RC LOG
 #			qemu-run.sh's status RC and its console LOG as a
 #			word: ok, panic, init-failed (the initramfs said a
@@ -100,6 +105,7 @@ harness_boot_status() {
 	esac
 }
 
+harness_init_mark='Run /init as init process'
 harness_boot() {
 	local tries="$1" log="$2" err="$3" attempt=1
 	shift 3
@@ -113,7 +119,7 @@ harness_boot() {
 				2>"$err" || boot_rc=$?
 		fi
 		[ -f "$log" ] || break
-		grep -q 'Run /init as init process' "$log" && break
+		grep -qE "$harness_init_mark" "$log" && break
 		[ "$attempt" -lt "$tries" ] || break
 		mv "$log" "$log.early-$attempt"
 		say "the kernel ended before /init (QEMU status $boot_rc), not a result: booting again (kept $log.early-$attempt)"
