@@ -31,6 +31,8 @@
 #include "unwind/linux/registry_lookup.h"
 #include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
+#include "main.h"
+#include "trace.h"
 
 struct bad_addr {
 	const char *name;

@@ -67,7 +67,8 @@
 #include <asm/stacktrace.h>
 #include "unwind/linux/oops.h"
 #include "unwind/linux/symbols.h"
-#include "kunwind_test.h"
+#include "main.h"
+#include "trace.h"
 
 /*
  * NMIs per phase, and the gap before each (random, 0 to NMI_GAP_US), so

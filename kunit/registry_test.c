@@ -42,6 +42,9 @@
 #include "unwind/linux/registry_lookup.h"
 #include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
+#include "main.h"
+#include "table.h"
+#include "trace.h"
 
 #define HELPER		"kunwind_test_helper"
 #define BADTABLE	"kunwind_test_badtable"

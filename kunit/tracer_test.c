@@ -29,6 +29,7 @@
 #include "unwind/linux/kwalk.h"
 #include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
+#include "trace.h"
 
 struct tracer_point {
 	struct kunit *test;
