@@ -216,4 +216,5 @@ static struct kunit_suite oops_test_suite = {
 	.name = "kunwind_oops",
 	.test_cases = oops_test_cases,
 };
+
 kunit_test_suite(oops_test_suite);
