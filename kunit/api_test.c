@@ -19,7 +19,8 @@
 #include <linux/slab.h>
 #include "unwind/linux/registry_lookup.h"
 #include "unwind/linux/symbols.h"
-#include "kunwind_test.h"
+#include "asm_frames.h"
+#include "trace.h"
 
 struct api_frames {
 	struct kunwind_frame f[KT_MAX_FRAMES];

@@ -11,7 +11,8 @@
 #include <linux/kthread.h>
 #include <linux/sched/task_stack.h>
 #include "unwind/linux/registry_lookup.h"
-#include "kunwind_test.h"
+#include "asm_frames.h"
+#include "trace.h"
 
 struct kt_asm_point {
 	struct kt_trace kun, orc;

@@ -6,7 +6,6 @@
  * through the module must still work, by the ORC fallback.
  */
 #include <linux/module.h>
-#define KT_HELPER
 #include "kunwind_test.h"
 
 static struct kt_helper_info kbad_info;

@@ -21,7 +21,6 @@
 #include <linux/export.h>
 #include <linux/module.h>
 
-#define KT_HELPER
 #include "kunwind_test.h"
 
 static noinline long kt_early_inner(kt_early_fn fn, void *arg)

@@ -11,7 +11,6 @@
  * table and keep walking through the module with the ORC fallback.
  */
 #include <linux/module.h>
-#define KT_HELPER
 #include "kunwind_test.h"
 
 static struct kt_helper_info kth_info;

@@ -31,6 +31,8 @@
 #include "unwind/linux/registry_lookup.h"
 #include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
+#include "main.h"
+#include "trace.h"
 
 struct bad_addr {
 	const char *name;
@@ -236,7 +238,8 @@ static void hostile_read_nofault_refuses_what_the_kernel_refuses(struct kunit *t
 	KUNIT_EXPECT_TRUE_MSG(test, pgtable_l5_enabled(),
 			      "no 5-level paging: canonical means 48 bits here");
 	for (i = 0; i < ARRAY_SIZE(addrs); i++) {
-		KUNIT_EXPECT_NE_MSG(test, copy_from_kernel_nofault(&val, (void *)addrs[i], sizeof(val)), 0,
+		KUNIT_EXPECT_NE_MSG(test, copy_from_kernel_nofault(&val, (void *)addrs[i],
+								   sizeof(val)), 0,
 				    "copy_from_kernel_nofault() read address #%u", i);
 		KUNIT_EXPECT_FALSE_MSG(test, kunwind_read_nofault(addrs[i], &val),
 				       "kunwind_read_nofault() read address #%u", i);

@@ -8,7 +8,7 @@
  * reason that names it.
  */
 #include <linux/slab.h>
-#include "kunwind_test.h"
+#include "table.h"
 #include "unwind/test/lookup_cases.h"
 
 KUNIT_ARRAY_PARAM_DESC(lookup, kt_lookup_sizes, name);

@@ -21,6 +21,9 @@
 #include "unwind/linux/registry.h"
 #include "unwind/linux/registry_lookup.h"
 #include "kunwind_test.h"
+#include "main.h"
+#include "oracle.h"
+#include "trace.h"
 
 char *kt_module_dir = "/lib/kunwind";
 module_param_named(module_dir, kt_module_dir, charp, 0444);

@@ -67,7 +67,8 @@
 #include <asm/stacktrace.h>
 #include "unwind/linux/oops.h"
 #include "unwind/linux/symbols.h"
-#include "kunwind_test.h"
+#include "main.h"
+#include "trace.h"
 
 /*
  * NMIs per phase, and the gap before each (random, 0 to NMI_GAP_US), so
@@ -528,7 +529,7 @@ static void nmi_start(struct kunit *test, struct nmi_ctx *c)
 
 	WRITE_ONCE(nmi_cur, c);
 	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, nmi_walk_handler, 0,
-						 NMI_NAME), 0);
+						   NMI_NAME), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, nmi_unregister, c), 0);
 
 	if (!c->phase->work)

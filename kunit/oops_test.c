@@ -18,7 +18,7 @@
 #include "unwind/linux/counters.h"
 #include "unwind/linux/oops.h"
 #include "unwind/linux/print.h"
-#include "kunwind_test.h"
+#include "trace.h"
 
 /* Frames of the walk from here, as kunwind_oops_show() walks them. */
 static noinline unsigned int walk_here(struct kt_trace *t)
@@ -216,4 +216,5 @@ static struct kunit_suite oops_test_suite = {
 	.name = "kunwind_oops",
 	.test_cases = oops_test_cases,
 };
+
 kunit_test_suite(oops_test_suite);

@@ -38,7 +38,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#include "kunwind_test.h"
+#include "main.h"
+#include "oracle.h"
 
 static const char *const cover_str[KT_COVER_NR] = {
 	[KT_COVER_ROW]		= "a row kunwind follows",

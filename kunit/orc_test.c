@@ -34,7 +34,8 @@
 #include <linux/timer.h>
 #include <asm/irq_regs.h>
 #include <asm/ptrace.h>
-#include "kunwind_test.h"
+#include "oracle.h"
+#include "trace.h"
 
 struct point {
 	struct kunit *test;

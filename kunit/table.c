@@ -8,7 +8,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
-#include "kunwind_test.h"
+#include "table.h"
 
 #define SUPER_BUCKETS	(1u << (KUNWIND_SUPER_SHIFT - KUNWIND_BUCKET_SHIFT))
 

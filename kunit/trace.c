@@ -35,7 +35,8 @@
 #include <linux/sched/task_stack.h>
 #include <asm/irq_regs.h>
 #include <asm/unwind.h>
-#include "kunwind_test.h"
+#include "oracle.h"
+#include "trace.h"
 
 struct kt_compare_stats kt_stats;
 

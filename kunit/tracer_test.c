@@ -14,10 +14,11 @@
  * from current, from an hrtimer's interrupted registers and of a sleeping
  * kthread.  Booted with kunwind.unavailable=ftrace_graph_ret_addr,
  * rethook_find_ret_addr (as on an IBT kernel that sealed them), the same
- * cases prove that ORC steps over the trampolines instead, counted.  Each case proves that the trampolines really were on the
- * stack (the stack word a recovered frame's return address was read from
- * holds the trampoline's address) and that those frames were walked by
- * kunwind's tables, not by the ORC fallback (which would pass unchanged).
+ * cases prove that ORC steps over the trampolines instead, counted.
+ * Each case proves that the trampolines really were on the stack (the
+ * stack word a recovered frame's return address was read from holds the
+ * trampoline's address) and that those frames were walked by kunwind's
+ * tables, not by the ORC fallback (which would pass unchanged).
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -29,6 +30,7 @@
 #include "unwind/linux/kwalk.h"
 #include "unwind/linux/symbols.h"
 #include "kunwind_test.h"
+#include "trace.h"
 
 struct tracer_point {
 	struct kunit *test;
@@ -124,8 +126,10 @@ static struct kret_pair *kret_register(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, k);
 	k->chain.kp.symbol_name = "kt_early_chain";
 	k->inner.kp.symbol_name = "kt_early_inner";
-	k->chain.handler = k->inner.handler = kret_noop;
-	k->chain.maxactive = k->inner.maxactive = 8;
+	k->chain.handler = kret_noop;
+	k->inner.handler = kret_noop;
+	k->chain.maxactive = 8;
+	k->inner.maxactive = 8;
 	err = register_kretprobe(&k->chain);
 	if (!err) {
 		err = register_kretprobe(&k->inner);

@@ -9,7 +9,7 @@
  * stack switches, the rbp fallback, trampolines, the lookup cache).
  */
 #include <linux/slab.h>
-#include "kunwind_test.h"
+#include "table.h"
 #include "unwind/test/walk_cases.h"
 
 KUNIT_ARRAY_PARAM_DESC(stop, kt_stop_cases, name);
