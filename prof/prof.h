@@ -59,9 +59,6 @@ struct prof_cpu {
 	unsigned long orc[PROF_DEPTH];
 };
 
-
-
-
 /* sample.c */
 enum prof_event { PROF_CPU_CLOCK, PROF_CYCLES, PROF_EVENT_NR };
 /* The handler: kunwind's; the bench's baselines, nothing or ORC's walk. */
@@ -77,7 +74,6 @@ extern int prof_event_err;
 int prof_start(void);
 void prof_stop(void);
 int prof_reset(void);
-
 
 /* main.c: names of the frames of modules gone */
 extern char *prof_names[PROF_NAMES];
