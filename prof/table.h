@@ -16,9 +16,14 @@
 
 #define PROF_CPU_SLOTS		4096	/* distinct stacks per CPU table */
 #define PROF_CPU_WORDS		65536	/* their frames */
-/* The session's table: a CPU table's size at first, doubled up to this. */
+/*
+ * The session's table: a CPU table's size at first, doubled up to this:
+ * 65536 stacks (slots at most half full) of 64 frames on average, 32 MiB
+ * of frames at most.  The stress boot (tests/profile.test) made 52,850
+ * stacks in 42 s, a module loaded 16 times, and filled 2M words.
+ */
 #define PROF_SLOTS		131072
-#define PROF_WORDS		(2048 * 1024)
+#define PROF_WORDS		(4096 * 1024)
 /* A frame word below this is the index of a name (a module gone). */
 #define PROF_NAMES		4096
 
