@@ -133,9 +133,9 @@ fi
 # Up to KUNWIND_BOOT_JOBS boots at once (default: the number of CPUs;
 # under TCG a boot to /init keeps about one CPU busy), each in its own
 # directory; the result lines come in KIND order all the same.
+# boot_kind KIND DIR: the boot, its result line into DIR/result.
 boot_kind() {
-	local kind=$1 d console start qrc status
-	d=$out/$kind${tag:+-$tag}
+	local kind=$1 d=$2 console start qrc status
 	cat >"$d/test.sh" <<EOF
 #!/bin/sh
 # tests/harness/death-boot.sh: die $kind.  The kernel should not come back.
@@ -184,7 +184,7 @@ for kind in $kinds; do
 	while [ "$(jobs -pr | wc -l)" -ge "$boot_jobs" ]; do
 		wait -n || true
 	done
-	boot_kind "$kind" &
+	boot_kind "$kind" "$d" &
 done
 wait
 for kind in $kinds; do

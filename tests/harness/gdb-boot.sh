@@ -472,20 +472,20 @@ boot() {
 # its console kept as console.log.early-1.
 init_limit=120
 [ "$boot_limit" -lt "$init_limit" ] && init_limit=$boot_limit
+# past S: more than S seconds since this boot started.
+past() { awk -v a="$start" -v b="$(now)" -v l="$1" 'BEGIN { exit !(b - a > l) }'; }
 attempt=1
 boot
 rc=0
 while ! grep -qF -- "$marker" "$console"; do
-	if ! grep -q 'Run /init as init process' "$console" &&
-			[ "$attempt" -lt 2 ] && { ! running "$runner" ||
-			awk -v a="$start" -v b="$(now)" -v l="$init_limit" \
-				'BEGIN { exit !(b - a > l) }'; }; then
+	if [ "$attempt" = 1 ] && ! grep -qE "$harness_init_mark" "$console" &&
+			{ ! running "$runner" || past "$init_limit"; }; then
 		stop "$out"
 		wait "$runner" 2>/dev/null || true
 		mv "$console" "$console.early-$attempt"
 		say "$kernel: $mode: no /init after $(secs "$start" "$(now)") s," \
 			"not a result: booting again (kept $console.early-$attempt)"
-		attempt=$((attempt + 1))
+		attempt=2
 		boot
 		continue
 	fi
@@ -498,8 +498,7 @@ while ! grep -qF -- "$marker" "$console"; do
 		sed 's/^/gdb-boot: qemu-run: /' "$out/qemu.err" >&2
 		exit 2
 	fi
-	if awk -v a="$start" -v b="$(now)" -v l="$boot_limit" \
-			'BEGIN { exit !(b - a > l) }'; then
+	if past "$boot_limit"; then
 		say "$kernel: $mode: no \"$marker\" within $boot_limit s:" \
 			"QEMU stopped (console: $console)"
 		stop "$out"
