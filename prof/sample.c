@@ -195,9 +195,10 @@ static int prof_cpu_tables(struct prof_cpu *pc)
 
 	if (pc->tab[0].slot)
 		return 0;
-	err = prof_table_alloc(&pc->tab[0], PROF_CPU_SLOTS, PROF_CPU_WORDS);
+	err = prof_table_alloc(&pc->tab[0], PROF_CPU_SLOTS, PROF_CPU_WORDS,
+			       PROF_CPU_PROBES);
 	err = err ?: prof_table_alloc(&pc->tab[1], PROF_CPU_SLOTS,
-				      PROF_CPU_WORDS);
+				      PROF_CPU_WORDS, PROF_CPU_PROBES);
 	if (err)
 		prof_table_free(&pc->tab[0]);
 	return err;

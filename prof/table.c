@@ -23,8 +23,6 @@
 #include <linux/string.h>
 #include "prof.h"
 
-#define PROF_PROBES		16	/* linear probing, then dropped */
-
 DEFINE_MUTEX(prof_mutex);	/* everything below but the handler's */
 struct prof_cpu __percpu *prof_cpus;
 struct prof_table prof_agg;	/* the session's stacks */
@@ -60,7 +58,7 @@ bool prof_add(struct prof_table *t, const unsigned long *w,
 	u32 h = prof_hash(w, k);
 	unsigned int i;
 
-	for (i = 0; i < PROF_PROBES; i++) {
+	for (i = 0; i < t->probes; i++) {
 		struct prof_entry *e = &t->slot[(h + i) & (t->nr_slots - 1)];
 
 		if (e->hash == h && prof_same(t, e, w, k)) {
@@ -98,13 +96,14 @@ void prof_table_free(struct prof_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int prof_table_alloc(struct prof_table *t, u32 slots, u32 words)
+int prof_table_alloc(struct prof_table *t, u32 slots, u32 words, u32 probes)
 {
 	memset(t, 0, sizeof(*t));
 	t->slot = kvcalloc(slots, sizeof(*t->slot), GFP_KERNEL);
 	t->words = kvcalloc(words, sizeof(*t->words), GFP_KERNEL);
 	t->nr_slots = slots;
 	t->nr_words = words;
+	t->probes = min(probes, slots);
 	if (t->slot && t->words)
 		return 0;
 	prof_table_free(t);
@@ -114,9 +113,8 @@ int prof_table_alloc(struct prof_table *t, u32 slots, u32 words)
 /*
  * Make room in the session's table for what t holds: double it (up to
  * PROF_SLOTS and PROF_WORDS) while it would be more than half full, or
- * its arena short; with more, at least double its slots (a stack whose
- * probes all found other stacks: linear probing clusters).  Without
- * room, the drain drops what does not fit.
+ * its arena short; with more (an insert found no room), at least double
+ * its slots.  Without room, the drain drops what does not fit.
  */
 static void prof_agg_grow(const struct prof_table *t, bool more)
 {
@@ -133,7 +131,7 @@ static void prof_agg_grow(const struct prof_table *t, bool more)
 		words *= 2;
 	if (slots == prof_agg.nr_slots && words == prof_agg.nr_words)
 		return;
-	if (prof_table_alloc(&new, slots, words))
+	if (prof_table_alloc(&new, slots, words, slots))
 		return;
 	for (i = 0; i < prof_agg.nr_slots; i++) {
 		const struct prof_entry *e = &prof_agg.slot[i];
@@ -227,7 +225,8 @@ int prof_tables_alloc(void)
 	prof_cpus = alloc_percpu(struct prof_cpu);
 	if (!prof_cpus)
 		return -ENOMEM;
-	err = prof_table_alloc(&prof_agg, PROF_CPU_SLOTS, PROF_CPU_WORDS);
+	err = prof_table_alloc(&prof_agg, PROF_CPU_SLOTS, PROF_CPU_WORDS,
+			       PROF_CPU_SLOTS);
 	if (err)
 		prof_tables_free();
 	prof_dropped_cpu = 0;
