@@ -175,40 +175,70 @@ make -s -C "$top" O="$obj" "$obj/kunwind-gen" >>"$log" 2>&1 ||
 gen=$objdir/kunwind-gen
 
 # A private copy of the sources (no build outputs): objects of one kernel
-# must never be linked into another's module.
+# must never be linked into another's module.  Built again only when
+# something the build reads changed: the key is the tree (tar's stream:
+# names, contents, modes and times), kunwind-gen, the headers' build and
+# the vmlinux; an interrupted build leaves no key.
 say "$rel: building kunwind.ko and kunwind_sample.ko (log: $log)"
 start=$(date +%s.%N)
-rm -rf "$src"
-mkdir -p "$src"
-(cd "$top" && tar -cf - --exclude=./build --exclude="./$obj" --exclude=./.git \
-	--exclude='*.o' --exclude='*.ko' --exclude='*.cmd' --exclude='*.mod' \
-	--exclude='*.mod.c' --exclude='*.kunwind' --exclude=Module.symvers \
-	--exclude=modules.order .) | tar -C "$src" -xf -
+tree() {
+	(cd "$top" && tar -cf - --sort=name --exclude=./build \
+		--exclude="./$obj" --exclude=./.git --exclude='*.o' \
+		--exclude='*.ko' --exclude='*.cmd' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='*.kunwind' \
+		--exclude=Module.symvers --exclude=modules.order .)
+}
+key=$( {
+	tree | sha1sum
+	sha1sum "$gen"
+	stat -c '%n %s %Y' "$kdir/Makefile" "$kdir/Module.symvers" \
+		${vmlinux:+"$vmlinux"}
+	echo "${KCFLAGS:-}"
+} | sha1sum | cut -d' ' -f1)
+built="$src/kunwind.ko $src/sample/kunwind_sample.ko $src/early/kunwind_test_early.ko"
+fresh=1
+# shellcheck disable=SC2086 # $built: paths without blanks
+if [ "$(cat "$out/.built" 2>/dev/null)" = "$key" ] && ls $built >/dev/null 2>&1; then
+	fresh=0
+fi
 jobs=$(nproc)
 kmake() {
 	make -C "$kdir" -j"$jobs" KUNWIND_GEN="$gen" "$@" >>"$log" 2>&1
 }
-kmake M="$src" ${vmlinux:+KUNWIND_VMLINUX=$vmlinux} modules ||
-	{ tail -n 40 "$log" >&2; die "$rel: building kunwind.ko failed"; }
-kmake M="$src/sample" modules ||
-	{ tail -n 40 "$log" >&2; die "$rel: building kunwind_sample.ko failed"; }
-# kunit/early.c alone, with its table: a module that needs nothing of
-# kunwind's, loaded before kunwind.ko, which must find and register it.
-mkdir -p "$src/early"
-cp "$src/kunit/early.c" "$src/kunit/kunwind_test.h" "$src/early/"
-printf '%s\n' '# tests/harness/stock-boot.sh: kunit/early.c, loaded before kunwind.ko' \
-	'obj-m += kunwind_test_early.o' 'kunwind_test_early-y := early.o' \
-	'include $(KUNWIND_DIR)/scripts/kunwind.mk' >"$src/early/Kbuild"
-kmake M="$src/early" KUNWIND_DIR="$src" modules ||
-	{ tail -n 40 "$log" >&2; die "$rel: building kunwind_test_early.ko failed"; }
-# Without its __kunwind_table symbol (Debian keeps data symbols after
-# init: KALLSYMS_ALL), so that only the module's own section list can
-# lead kunwind to its table.
-objcopy --strip-symbol=__kunwind_table "$src/early/kunwind_test_early.ko" ||
-	die "$rel: objcopy --strip-symbol=__kunwind_table failed"
+if [ "$fresh" = 1 ]; then
+	rm -f "$out/.built"
+	rm -rf "$src"
+	mkdir -p "$src"
+	tree | tar -C "$src" -xf -
+	kmake M="$src" ${vmlinux:+KUNWIND_VMLINUX=$vmlinux} modules ||
+		{ tail -n 40 "$log" >&2; die "$rel: building kunwind.ko failed"; }
+	kmake M="$src/sample" modules ||
+		{ tail -n 40 "$log" >&2; die "$rel: building kunwind_sample.ko failed"; }
+	# kunit/early.c alone, with its table: a module that needs nothing of
+	# kunwind's, loaded before kunwind.ko, which must find and register it.
+	mkdir -p "$src/early"
+	cp "$src/kunit/early.c" "$src/kunit/kunwind_test.h" "$src/early/"
+	printf '%s\n' '# tests/harness/stock-boot.sh: kunit/early.c, loaded before kunwind.ko' \
+		'obj-m += kunwind_test_early.o' 'kunwind_test_early-y := early.o' \
+		'include $(KUNWIND_DIR)/scripts/kunwind.mk' >"$src/early/Kbuild"
+	kmake M="$src/early" KUNWIND_DIR="$src" modules ||
+		{ tail -n 40 "$log" >&2; die "$rel: building kunwind_test_early.ko failed"; }
+	# Without its __kunwind_table symbol (Debian keeps data symbols after
+	# init: KALLSYMS_ALL), so that only the module's own section list can
+	# lead kunwind to its table.
+	objcopy --strip-symbol=__kunwind_table "$src/early/kunwind_test_early.ko" ||
+		die "$rel: objcopy --strip-symbol=__kunwind_table failed"
+	echo "$key" >"$out/.built"
+else
+	echo "unchanged since the last build (key $key)" >>"$log"
+fi
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" \
 	'BEGIN { printf "%.1f", b - a }')
-say "$rel: modules built in $secs s${vmlinux:+ (vmlinux table: $vmlinux)}"
+if [ "$fresh" = 1 ]; then
+	say "$rel: modules built in $secs s${vmlinux:+ (vmlinux table: $vmlinux)}"
+else
+	say "$rel: modules as built before, the same inputs (${secs} s to check)${vmlinux:+ (vmlinux table: $vmlinux)}"
+fi
 if grep -E '(warning|error):' "$log" | grep -v 'Skipping BTF' >&2; then
 	say "$rel: the build warned (above)"
 fi
