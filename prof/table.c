@@ -19,6 +19,7 @@
 #include <linux/jhash.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "prof.h"
@@ -67,7 +68,8 @@ bool prof_add(struct prof_table *t, const unsigned long *w,
 		}
 		if (e->hash)
 			continue;
-		if (t->used_words + k->depth > t->nr_words)
+		if (t->used_slots >= t->max_used ||
+		    t->used_words + k->depth > t->nr_words)
 			break;
 		memcpy(t->words + t->used_words, w, k->depth * sizeof(*w));
 		*e = *k;
@@ -104,6 +106,12 @@ int prof_table_alloc(struct prof_table *t, u32 slots, u32 words, u32 probes)
 	t->nr_slots = slots;
 	t->nr_words = words;
 	t->probes = min(probes, slots);
+	/*
+	 * A table whose inserts look at every slot fills 3/4 of them at
+	 * most: past that, linear probing's clusters make a miss scan most
+	 * of the table (the drain holds prof_mutex and the CPU hotplug lock).
+	 */
+	t->max_used = t->probes < slots ? slots : slots / 4 * 3;
 	if (t->slot && t->words)
 		return 0;
 	prof_table_free(t);
@@ -114,9 +122,10 @@ int prof_table_alloc(struct prof_table *t, u32 slots, u32 words, u32 probes)
  * Make room in the session's table for what t holds: double it (up to
  * PROF_SLOTS and PROF_WORDS) while it would be more than half full, or
  * its arena short; with more (an insert found no room), at least double
- * its slots.  Without room, the drain drops what does not fit.
+ * its slots.  False if it did not grow (at its caps, or no memory): then
+ * the drain drops what does not fit.
  */
-static void prof_agg_grow(const struct prof_table *t, bool more)
+static bool prof_agg_grow(const struct prof_table *t, bool more)
 {
 	u32 slots = prof_agg.nr_slots, words = prof_agg.nr_words;
 	struct prof_table new;
@@ -130,9 +139,9 @@ static void prof_agg_grow(const struct prof_table *t, bool more)
 	while (words < PROF_WORDS && prof_agg.used_words + t->used_words > words)
 		words *= 2;
 	if (slots == prof_agg.nr_slots && words == prof_agg.nr_words)
-		return;
+		return false;
 	if (prof_table_alloc(&new, slots, words, slots))
-		return;
+		return false;
 	for (i = 0; i < prof_agg.nr_slots; i++) {
 		const struct prof_entry *e = &prof_agg.slot[i];
 
@@ -143,6 +152,7 @@ static void prof_agg_grow(const struct prof_table *t, bool more)
 	new.dropped += prof_agg.dropped;
 	prof_table_free(&prof_agg);
 	prof_agg = new;
+	return true;
 }
 
 /* ---- the drain ------------------------------------------------------- */
@@ -177,11 +187,13 @@ void prof_drain(void)
 		for (i = 0; t->used_slots && i < t->nr_slots; i++) {
 			struct prof_entry *e = &t->slot[i];
 
+			if (!(i % 1024))
+				cond_resched();
 			if (!e->hash ||
 			    prof_add(&prof_agg, t->words + e->off, e, e->count))
 				continue;
-			prof_agg_grow(t, true);
-			if (!prof_add(&prof_agg, t->words + e->off, e, e->count))
+			if (!prof_agg_grow(t, true) ||
+			    !prof_add(&prof_agg, t->words + e->off, e, e->count))
 				prof_agg.dropped += e->count;
 		}
 		prof_dropped_cpu += t->dropped;

@@ -22,9 +22,9 @@
  */
 #define PROF_CPU_PROBES		16
 /*
- * The session's table: a CPU table's size at first, doubled up to this:
- * 65536 stacks (slots at most half full) of 64 frames on average, 32 MiB
- * of frames at most.  The stress boot (tests/profile.test) made 52,850
+ * The session's table: a CPU table's size at first, doubled up to this
+ * (at most half full until then, 3/4 at the cap): 98,304 stacks, 4M
+ * frame words (32 MiB).  The stress boot (tests/profile.test) made 52,850
  * stacks in 42 s, a module loaded 16 times, and filled 2M words.  When
  * the drain's inserts looked at 16 slots, as the handler's do, a later
  * stress boot dropped 51 samples of 51,543 stacks at the cap of slots.
@@ -59,6 +59,7 @@ struct prof_table {
 	u32 nr_slots, nr_words;
 	u32 used_slots, used_words;
 	u32 probes;		/* slots an insert looks at, then drops */
+	u32 max_used;		/* slots it fills at most */
 	unsigned long dropped;
 };
 
