@@ -3,6 +3,11 @@
 """The gdb helpers (gdb/kunwind) against the kernel and gdb, in QEMU.
 
     tests/gdb_check.py dump|fork|bad|live   (tests/gdb.test runs all four)
+    tests/gdb_check.py --alone KERNEL... dump|fork|bad|live
+
+The test kernel's cases and the stock kernels' (KUNWIND_GDB_STOCK) run at
+once, each in a process of this script (tests/lanes.py); --alone: the
+cases of the kernels named (test, 6.1, ...), here, one after the other.
 
 dump  tests/harness/gdb-boot.sh dump test: the sample's three sleeping kthreads
       print their kernel traces (sched_show_task()), then the sample
@@ -48,6 +53,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+import lanes  # tests/lanes.py
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYS_PYTHON = '/usr/bin/python3'		# Debian's, with python3-drgn
@@ -692,12 +699,16 @@ detach
     # The in-kernel walk ksample_report() printed from the call it was
     # stopped in: the first "point 15 kunwind" trace after the stop, which
     # all equal each other (the trigger's path).
+    # Complete traces only: the guest may have been stopped, and the
+    # console read, while it printed the last one.
     console = open(info['console']).read().splitlines()
     traces = []
     for i, line in enumerate(console):
         if re.search(r'kunwind-sample: point \d+ kunwind$', line):
             j = i + 1
-            if j < len(console) and 'kunwind: Call Trace' in console[j]:
+            if j < len(console) and 'kunwind: Call Trace' in console[j] \
+                    and any(re.search(r'^(\[\s*\d+\.\d+\])?\s*</TASK>', l)
+                            for l in console[j + 1:j + 64]):
                 traces.append(kernel_trace(console[j + 1:]))
     names = [s for _, s in frames]
     ok = traces and all(t == traces[-1] for t in traces) and \
@@ -710,27 +721,42 @@ detach
 
 
 def main():
-    what = sys.argv[1:] or ['dump', 'fork', 'bad', 'live']
-    if 'dump' in what or 'bad' in what:
-        info = boot('dump')
-        w, sl = check_dump(info, 'test')
-        if 'bad' in what:
-            check_bad(info, sl)
-    if 'fork' in what:
-        check_fork(boot('dump', fork=FORK_JOBS), 'test')
-    for kernel in os.environ.get('KUNWIND_GDB_STOCK', '6.1').split():
-        if 'dump' in what:		# a stock kernel, its -dbg vmlinux
-            check_dump(boot('dump', kernel), kernel)
+    """The test kernel's cases in one lane, the stock kernels' in
+    another, at once (tests/lanes.py; each kernel's boots have their own
+    directory and lock); --alone KERNEL...: those kernels' cases here."""
+    args = sys.argv[1:]
+    stock = os.environ.get('KUNWIND_GDB_STOCK', '6.1').split()
+    if args[:1] != ['--alone']:
+        what = args or ['dump', 'fork', 'bad', 'live']
+        me = [sys.executable, os.path.abspath(__file__), '--alone']
+        bad = lanes.run('gdb', [(me + ['test'] + what, {})] +
+                        ([(me + stock + what, {})] if stock else []))
+        return 1 if bad else 0
+    cases = ('dump', 'fork', 'bad', 'live')
+    kernels = [a for a in args[1:] if a not in cases]
+    what = [a for a in args[1:] if a in cases]
+    odd = [k for k in kernels if not re.match(r'^(test|\d+\.\d+\S*)$', k)]
+    if odd or not kernels or not what:
+        sys.exit('usage: %s --alone KERNEL... %s... (not %s)' % (
+            sys.argv[0], '|'.join(cases), ' '.join(odd) or 'that'))
+    for kernel in kernels:
+        test = kernel == 'test'
+        if 'dump' in what or (test and 'bad' in what):
+            info = boot('dump', kernel)
+            w, sl = check_dump(info, kernel)
+            if test and 'bad' in what:
+                check_bad(info, sl)
         if 'fork' in what:
             check_fork(boot('dump', kernel, fork=FORK_JOBS), kernel)
-    if 'live' in what:
-        info = boot('live')
-        try:
-            check_live(info)
-        finally:
-            subprocess.run([os.path.join(TOP, 'tests/harness/gdb-boot.sh'),
-                            '--stop', os.path.dirname(info['gdb'])],
-                           capture_output=True)
+        if test and 'live' in what:
+            info = boot('live')
+            try:
+                check_live(info)
+            finally:
+                subprocess.run([os.path.join(TOP,
+                                             'tests/harness/gdb-boot.sh'),
+                                '--stop', os.path.dirname(info['gdb'])],
+                               capture_output=True)
     return 1 if failed else 0
 
 

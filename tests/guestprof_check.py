@@ -3,7 +3,10 @@
 """kunwind-guestprof (prof/guestprof/) against the guest's own
 profiler, QEMU's own memory translation and bad input, in QEMU.
 
-    tests/guestprof_check.py [compare] [oracle] [memory] [bad]
+    tests/guestprof_check.py [--alone] [compare] [oracle] [memory] [bad]
+
+(oracle and bad in one process, memory in another, at once, after
+compare; --alone: the cases named, in this process, one after the other.)
 
 compare  scripts/guestprof-run.py compare on the test kernel (6.12,
          KASLR, 5-level paging) and on each KUNWIND_GUESTPROF_STOCK kernel
@@ -57,6 +60,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import lanes  # tests/lanes.py
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OBJ = os.environ.get('O', 'build')
@@ -502,12 +507,27 @@ def check_bad():
         subprocess.run(['rm', '-rf', tmp])
 
 
+# The cases after compare, in lanes run at once (tests/lanes.py): their
+# guests do not count samples against time, and each has its own
+# directory.  compare runs alone: its sample rates fall with the host's
+# load.
+LANES = (('oracle', 'bad'), ('memory',))
+
+
 def main():
-    what = sys.argv[1:] or ['compare', 'oracle', 'memory', 'bad']
+    args = sys.argv[1:]
+    alone = args[:1] == ['--alone']
+    what = args[alone:] or ['compare', 'oracle', 'memory', 'bad']
     if 'compare' in what:
         for kernel in ['test'] + os.environ.get('KUNWIND_GUESTPROF_STOCK',
                                                 '6.1').split():
             check_compare(kernel)
+    if not alone:
+        me = [sys.executable, os.path.abspath(__file__), '--alone']
+        bad = lanes.run('guestprof', [
+            (me + [c for c in lane if c in what], {}) for lane in LANES
+            if any(c in what for c in lane)])
+        return 1 if failed or bad else 0
     if 'oracle' in what:
         check_oracle()
     if 'memory' in what:
