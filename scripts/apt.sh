@@ -17,7 +17,8 @@
 # older than the archive (the packages they name are gone), so every
 # install is preceded by one update per process.  Another apt may hold
 # dpkg's lock (tests/harness/test-kernel.sh installs while it builds): wait for
-# it up to 10 minutes.  apt's output goes to stderr, stdout stays the
+# it up to 10 minutes, and up to 20 for an apt-get that another of these
+# scripts runs (a flock).  apt's output goes to stderr, stdout stays the
 # caller's.  APT_WHO (default "apt") prefixes the messages.
 
 apt_sudo() {
@@ -40,11 +41,17 @@ apt_installed() {
 	return 1
 }
 
+# One apt-get of these scripts at a time, whoever runs them at once (the
+# tests' lanes): apt-get update does not wait for the lists' lock.
+apt_locked() {
+	apt_sudo flock -w 1200 /run/lock/kunwind-apt.lock "$@"
+}
+
 apt_updated=
 apt_update() {
 	[ -n "$apt_updated" ] && return 0
 	echo "${APT_WHO:-apt}: apt-get update" >&2
-	apt_sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+	apt_locked env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
 		-o DPkg::Lock::Timeout=600 >&2 || return 1
 	apt_updated=1
 }
@@ -52,7 +59,7 @@ apt_update() {
 apt_install() {
 	apt_update || return 1
 	echo "${APT_WHO:-apt}: installing $*" >&2
-	apt_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	apt_locked env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		-o DPkg::Lock::Timeout=600 --no-install-recommends "$@" >&2
 }
 

@@ -104,8 +104,7 @@ test | debug)
 	mkdir -p "$src"
 	log=$dir/build.log
 	: >"$log"
-	make -s -C "$top" O="$obj" "$obj/kunwind-gen" >>"$log" 2>&1 ||
-		{ tail -n 30 "$log" >&2; die "building $obj/kunwind-gen failed"; }
+	harness_gen "$log"
 	# By content, as tests/harness/kunit-run.sh mirrors: an unchanged tree
 	# rebuilds nothing.
 	(cd "$top" && rsync -rlpD --checksum --relative --delete \
@@ -118,7 +117,7 @@ test | debug)
 		"$src/") || die "rsync of the sources failed"
 	kmake() {
 		echo "+ make -C $kdir $*" >>"$log"
-		make -C "$kdir" -j"$(nproc)" KUNWIND_GEN="$objdir/kunwind-gen" \
+		make -C "$kdir" -j"$(nproc)" KUNWIND_GEN="$gen" \
 			"$@" >>"$log" 2>&1
 	}
 	if ! kmake M="$src" KUNWIND_VMLINUX="$kdir/vmlinux" modules ||

@@ -137,7 +137,10 @@ modules_builtin() {
 
 modules_test() {
 	# The host generator, built by the top Makefile.
-	make -s -C "$root" build/kunwind-gen >&2 || die "make build/kunwind-gen failed"
+	# (lib.sh's harness_gen lock: boots run at once build it too.)
+	mkdir -p "$root/build"
+	flock "$root/build/.kunwind-gen.lock" make -s -C "$root" build/kunwind-gen >&2 ||
+		die "make build/kunwind-gen failed"
 	gen=$root/build/kunwind-gen
 
 	# Mirror the sources; keep the build products of the last run (--delete

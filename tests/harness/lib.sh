@@ -23,6 +23,9 @@
 #	harness_objdir	sets obj, the build directory as the top Makefile's
 #			O (default build, relative to the top), and objdir,
 #			the same made absolute
+#	harness_gen LOG	builds $obj/kunwind-gen with the top Makefile (its
+#			output to LOG), one such make at a time (scripts
+#			run at once share it); sets gen, its path
 #	harness_lock DIR
 #			makes DIR and holds DIR/lock (flock on fd 8) until
 #			the script ends: one run at a time per directory
@@ -77,6 +80,14 @@ harness_lock() {
 	mkdir -p "$1"
 	exec 8>"$1/lock"
 	flock 8
+}
+
+harness_gen() {
+	mkdir -p "$objdir"
+	flock "$objdir/.kunwind-gen.lock" \
+		make -s -C "$top" O="$obj" "$obj/kunwind-gen" >>"$1" 2>&1 ||
+		{ tail -n 30 "$1" >&2; die "building $obj/kunwind-gen failed"; }
+	gen=$objdir/kunwind-gen
 }
 
 harness_modules() {

@@ -167,35 +167,37 @@ out=$objdir/stock/$rel${vmlinux:+-dbg}
 src=$out/src
 mkdir -p "$out"
 log=$out/build.log
-: >"$log"
 
 # The host generator, built once by the top Makefile for all kernels.
-make -s -C "$top" O="$obj" "$obj/kunwind-gen" >>"$log" 2>&1 ||
-	{ tail -n 30 "$log" >&2; die "building $obj/kunwind-gen failed"; }
-gen=$objdir/kunwind-gen
+harness_gen "$out/gen.log"
 
 # A private copy of the sources (no build outputs): objects of one kernel
 # must never be linked into another's module.  Built again only when
-# something the build reads changed: the key is the tree (tar's stream:
-# names, contents, modes and times), kunwind-gen, the headers' build and
-# the vmlinux; an interrupted build leaves no key.
-say "$rel: building kunwind.ko and kunwind_sample.ko (log: $log)"
+# something the build reads changed.  The key: the tree as copied (one
+# tar of it, hashed and then unpacked: names, contents, modes and
+# times), kunwind-gen, the headers' build, the vmlinux, the compiler and
+# the variables Kbuild and kunwind's Kbuild files read from the
+# environment.  An interrupted build leaves no key; a build that matches
+# it keeps its log.
 start=$(date +%s.%N)
-tree() {
-	(cd "$top" && tar -cf - --sort=name --exclude=./build \
-		--exclude="./$obj" --exclude=./.git --exclude='*.o' \
-		--exclude='*.ko' --exclude='*.cmd' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude='*.kunwind' \
-		--exclude=Module.symvers --exclude=modules.order .)
-}
+(cd "$top" && tar -cf - --sort=name --exclude=./build --exclude="./$obj" \
+	--exclude=./.git --exclude=__pycache__ --exclude='*.pyc' \
+	--exclude='*.o' --exclude='*.ko' --exclude='*.cmd' --exclude='*.mod' \
+	--exclude='*.mod.c' --exclude='*.kunwind' --exclude=Module.symvers \
+	--exclude=modules.order .) >"$out/tree.tar" ||
+	die "tar of $top failed"
 key=$( {
-	tree | sha1sum
+	sha1sum <"$out/tree.tar"
 	sha1sum "$gen"
 	stat -c '%n %s %Y' "$kdir/Makefile" "$kdir/Module.symvers" \
 		${vmlinux:+"$vmlinux"}
-	echo "${KCFLAGS:-}"
+	"${CC:-gcc}" --version | head -n1
+	for v in KCFLAGS KCPPFLAGS CC LLVM W ARCH CROSS_COMPILE \
+		CONFIG_KUNWIND_OOPS KUNWIND_DIR; do
+		eval "echo $v=\${$v:-}"
+	done
 } | sha1sum | cut -d' ' -f1)
-built="$src/kunwind.ko $src/sample/kunwind_sample.ko $src/early/kunwind_test_early.ko"
+built="$src/kunwind.ko $src/prof/kunwind_prof.ko $src/sample/kunwind_sample.ko $src/early/kunwind_test_early.ko"
 fresh=1
 # shellcheck disable=SC2086 # $built: paths without blanks
 if [ "$(cat "$out/.built" 2>/dev/null)" = "$key" ] && ls $built >/dev/null 2>&1; then
@@ -206,10 +208,12 @@ kmake() {
 	make -C "$kdir" -j"$jobs" KUNWIND_GEN="$gen" "$@" >>"$log" 2>&1
 }
 if [ "$fresh" = 1 ]; then
+	say "$rel: building kunwind.ko and kunwind_sample.ko (log: $log)"
+	: >"$log"
 	rm -f "$out/.built"
 	rm -rf "$src"
 	mkdir -p "$src"
-	tree | tar -C "$src" -xf -
+	tar -C "$src" -xf "$out/tree.tar" || die "unpacking the tree into $src failed"
 	kmake M="$src" ${vmlinux:+KUNWIND_VMLINUX=$vmlinux} modules ||
 		{ tail -n 40 "$log" >&2; die "$rel: building kunwind.ko failed"; }
 	kmake M="$src/sample" modules ||
@@ -229,15 +233,14 @@ if [ "$fresh" = 1 ]; then
 	objcopy --strip-symbol=__kunwind_table "$src/early/kunwind_test_early.ko" ||
 		die "$rel: objcopy --strip-symbol=__kunwind_table failed"
 	echo "$key" >"$out/.built"
-else
-	echo "unchanged since the last build (key $key)" >>"$log"
 fi
+rm -f "$out/tree.tar"
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" \
 	'BEGIN { printf "%.1f", b - a }')
 if [ "$fresh" = 1 ]; then
 	say "$rel: modules built in $secs s${vmlinux:+ (vmlinux table: $vmlinux)}"
 else
-	say "$rel: modules as built before, the same inputs (${secs} s to check)${vmlinux:+ (vmlinux table: $vmlinux)}"
+	say "$rel: modules as built before from the same inputs, $secs s to check (log: $log)${vmlinux:+ (vmlinux table: $vmlinux)}"
 fi
 if grep -E '(warning|error):' "$log" | grep -v 'Skipping BTF' >&2; then
 	say "$rel: the build warned (above)"
