@@ -105,16 +105,8 @@ test | debug)
 	log=$dir/build.log
 	: >"$log"
 	harness_gen "$log"
-	# By content, as tests/harness/kunit-run.sh mirrors: an unchanged tree
-	# rebuilds nothing.
-	(cd "$top" && rsync -rlpD --checksum --relative --delete \
-		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.kunwind' \
-		--exclude='*.a' --exclude='modules.order' \
-		--exclude='Module.symvers' --exclude='vmlinux-info.h' \
-		--exclude='*.tmp' --exclude='.tmp*' \
-		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./prof ./sample \
-		"$src/") || die "rsync of the sources failed"
+	harness_mirror "$src" ./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind \
+		./prof ./sample
 	kmake() {
 		echo "+ make -C $kdir $*" >>"$log"
 		make -C "$kdir" -j"$(nproc)" KUNWIND_GEN="$gen" \

@@ -137,26 +137,14 @@ modules_builtin() {
 
 modules_test() {
 	# The host generator, built by the top Makefile.
-	# (lib.sh's harness_gen lock: boots run at once build it too.)
-	mkdir -p "$root/build"
-	flock "$root/build/.kunwind-gen.lock" make -s -C "$root" build/kunwind-gen >&2 ||
-		die "make build/kunwind-gen failed"
-	gen=$root/build/kunwind-gen
+	harness_objdir
+	mkdir -p "$out"
+	harness_gen "$out/gen.log"
 
-	# Mirror the sources; keep the build products of the last run (--delete
-	# does not touch excluded files) so that an unchanged tree rebuilds nothing.
-	# By content (--checksum), and a copied file gets the time of the copy,
-	# not of its source (no -t): an object built from an older copy that is
-	# newer than the source's edit must not look up to date.
-	mkdir -p "$out/src"
-	(cd "$root" && rsync -rlpD --checksum --relative --delete \
-		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-		--exclude='.*.cmd' --exclude='*.kunwind' --exclude='*.a' \
-		--exclude='modules.order' --exclude='Module.symvers' \
-		--exclude='vmlinux-info.h' --exclude='*.tmp' --exclude='.tmp*' \
-		./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind ./prof ./kunit \
-		$(test -d sample && echo ./sample) "$out/src/") ||
-		die "rsync of the sources failed"
+	# Mirrored by content; the build products of the last run kept, so
+	# that an unchanged tree rebuilds nothing.
+	harness_mirror "$out/src" ./Kbuild ./Kconfig ./scripts/kunwind.mk \
+		./unwind ./prof ./kunit $(test -d sample && echo ./sample)
 
 	log=$out/build.log
 	: >"$log"

@@ -26,6 +26,10 @@
 #	harness_gen LOG	builds $obj/kunwind-gen with the top Makefile (its
 #			output to LOG), one such make at a time (scripts
 #			run at once share it); sets gen, its path
+#	harness_mirror DIR PATH...
+#			PATH... of the tree (relative to the top) into DIR
+#			by content, build products left alone, so that
+#			make there rebuilds only what changed since
 #	harness_lock DIR
 #			makes DIR and holds DIR/lock (flock on fd 8) until
 #			the script ends: one run at a time per directory
@@ -88,6 +92,23 @@ harness_gen() {
 		make -s -C "$top" O="$obj" "$obj/kunwind-gen" >>"$1" 2>&1 ||
 		{ tail -n 30 "$1" >&2; die "building $obj/kunwind-gen failed"; }
 	gen=$objdir/kunwind-gen
+}
+
+# By content (--checksum), and a copied file gets the time of the copy,
+# not of its source (no -t): an object built from an older copy that is
+# newer than the source's edit must not look up to date.  --delete does
+# not touch the excluded build products.
+harness_mirror() {
+	local dir="$1"
+	shift
+	mkdir -p "$dir"
+	(cd "$top" && rsync -rlpD --checksum --relative --delete \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.kunwind' \
+		--exclude='*.a' --exclude='modules.order' \
+		--exclude='Module.symvers' --exclude='vmlinux-info.h' \
+		--exclude='*.tmp' --exclude='.tmp*' "$@" "$dir/") ||
+		die "rsync of the sources into $dir failed"
 }
 
 harness_modules() {

@@ -167,81 +167,42 @@ out=$objdir/stock/$rel${vmlinux:+-dbg}
 src=$out/src
 mkdir -p "$out"
 log=$out/build.log
+: >"$log"
 
 # The host generator, built once by the top Makefile for all kernels.
-harness_gen "$out/gen.log"
+harness_gen "$log"
 
-# A private copy of the sources (no build outputs): objects of one kernel
-# must never be linked into another's module.  Built again only when
-# something the build reads changed.  The key: the tree as copied (one
-# tar of it, hashed and then unpacked: names, contents, modes and
-# times), kunwind-gen, the headers' build, the vmlinux, the compiler and
-# the variables Kbuild and kunwind's Kbuild files read from the
-# environment.  An interrupted build leaves no key; a build that matches
-# it keeps its log.
-start=$(date +%s.%N)
-(cd "$top" && tar -cf - --sort=name --exclude=./build --exclude="./$obj" \
-	--exclude=./.git --exclude=__pycache__ --exclude='*.pyc' \
-	--exclude='*.o' --exclude='*.ko' --exclude='*.cmd' --exclude='*.mod' \
-	--exclude='*.mod.c' --exclude='*.kunwind' --exclude=Module.symvers \
-	--exclude=modules.order .) >"$out/tree.tar" ||
-	die "tar of $top failed"
-key=$( {
-	sha1sum <"$out/tree.tar"
-	sha1sum "$gen"
-	stat -c '%n %s %Y' "$kdir/Makefile" "$kdir/Module.symvers" \
-		${vmlinux:+"$vmlinux"}
-	"${CC:-gcc}" --version | head -n1
-	for v in KCFLAGS KCPPFLAGS CC LLVM W ARCH CROSS_COMPILE \
-		CONFIG_KUNWIND_OOPS KUNWIND_DIR; do
-		eval "echo $v=\${$v:-}"
-	done
-} | sha1sum | cut -d' ' -f1)
-built="$src/kunwind.ko $src/prof/kunwind_prof.ko $src/sample/kunwind_sample.ko $src/early/kunwind_test_early.ko"
-fresh=1
-# shellcheck disable=SC2086 # $built: paths without blanks
-if [ "$(cat "$out/.built" 2>/dev/null)" = "$key" ] && ls $built >/dev/null 2>&1; then
-	fresh=0
-fi
+# A private copy of the sources, mirrored by content with the objects of
+# the last build kept (objects of one kernel must never be linked into
+# another's module: the directory is the release's), so that make
+# rebuilds only what changed.
+say "$rel: building kunwind.ko and kunwind_sample.ko (log: $log)"
+t0=$(now)
+harness_mirror "$src" ./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind \
+	./prof ./sample ./kunit/early.c ./kunit/kunwind_test.h
 jobs=$(nproc)
 kmake() {
 	make -C "$kdir" -j"$jobs" KUNWIND_GEN="$gen" "$@" >>"$log" 2>&1
 }
-if [ "$fresh" = 1 ]; then
-	say "$rel: building kunwind.ko and kunwind_sample.ko (log: $log)"
-	: >"$log"
-	rm -f "$out/.built"
-	rm -rf "$src"
-	mkdir -p "$src"
-	tar -C "$src" -xf "$out/tree.tar" || die "unpacking the tree into $src failed"
-	kmake M="$src" ${vmlinux:+KUNWIND_VMLINUX=$vmlinux} modules ||
-		{ tail -n 40 "$log" >&2; die "$rel: building kunwind.ko failed"; }
-	kmake M="$src/sample" modules ||
-		{ tail -n 40 "$log" >&2; die "$rel: building kunwind_sample.ko failed"; }
-	# kunit/early.c alone, with its table: a module that needs nothing of
-	# kunwind's, loaded before kunwind.ko, which must find and register it.
-	mkdir -p "$src/early"
-	cp "$src/kunit/early.c" "$src/kunit/kunwind_test.h" "$src/early/"
-	printf '%s\n' '# tests/harness/stock-boot.sh: kunit/early.c, loaded before kunwind.ko' \
-		'obj-m += kunwind_test_early.o' 'kunwind_test_early-y := early.o' \
-		'include $(KUNWIND_DIR)/scripts/kunwind.mk' >"$src/early/Kbuild"
-	kmake M="$src/early" KUNWIND_DIR="$src" modules ||
-		{ tail -n 40 "$log" >&2; die "$rel: building kunwind_test_early.ko failed"; }
-	# Without its __kunwind_table symbol (Debian keeps data symbols after
-	# init: KALLSYMS_ALL), so that only the module's own section list can
-	# lead kunwind to its table.
-	objcopy --strip-symbol=__kunwind_table "$src/early/kunwind_test_early.ko" ||
-		die "$rel: objcopy --strip-symbol=__kunwind_table failed"
-	echo "$key" >"$out/.built"
-fi
-rm -f "$out/tree.tar"
-secs=$(awk -v a="$start" -v b="$(date +%s.%N)" \
-	'BEGIN { printf "%.1f", b - a }')
-if [ "$fresh" = 1 ]; then
-	say "$rel: modules built in $secs s${vmlinux:+ (vmlinux table: $vmlinux)}"
-else
-	say "$rel: modules as built before from the same inputs, $secs s to check (log: $log)${vmlinux:+ (vmlinux table: $vmlinux)}"
-fi
+kmake M="$src" ${vmlinux:+KUNWIND_VMLINUX=$vmlinux} modules ||
+	{ tail -n 40 "$log" >&2; die "$rel: building kunwind.ko failed"; }
+kmake M="$src/sample" modules ||
+	{ tail -n 40 "$log" >&2; die "$rel: building kunwind_sample.ko failed"; }
+# kunit/early.c alone, with its table: a module that needs nothing of
+# kunwind's, loaded before kunwind.ko, which must find and register it.
+mkdir -p "$src/early"
+cp -p "$src/kunit/early.c" "$src/kunit/kunwind_test.h" "$src/early/"
+printf '%s\n' '# tests/harness/stock-boot.sh: kunit/early.c, loaded before kunwind.ko' \
+	'obj-m += kunwind_test_early.o' 'kunwind_test_early-y := early.o' \
+	'include $(KUNWIND_DIR)/scripts/kunwind.mk' >"$src/early/Kbuild"
+kmake M="$src/early" KUNWIND_DIR="$src" modules ||
+	{ tail -n 40 "$log" >&2; die "$rel: building kunwind_test_early.ko failed"; }
+# Without its __kunwind_table symbol (Debian keeps data symbols after
+# init: KALLSYMS_ALL), so that only the module's own section list can
+# lead kunwind to its table.
+objcopy --strip-symbol=__kunwind_table "$src/early/kunwind_test_early.ko" ||
+	die "$rel: objcopy --strip-symbol=__kunwind_table failed"
+say "$rel: modules built in $(secs "$t0" "$(now)") s${vmlinux:+ (vmlinux table: $vmlinux)}"
 if grep -E '(warning|error):' "$log" | grep -v 'Skipping BTF' >&2; then
 	say "$rel: the build warned (above)"
 fi
