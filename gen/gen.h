@@ -78,6 +78,13 @@ void *kgen_table(const char *path, size_t *len, struct cfi_stats *cs,
  */
 int kgen_embed(const char *in, const char *out);
 /*
+ * asm.c: the table of the linked file in as assembler source (section
+ * .kunwind_table), each segment's base a global symbol of its section
+ * plus a constant, to out (stdout if NULL).  0 on success, else a message
+ * went to stderr.
+ */
+int kgen_asm(const char *in, const char *out);
+/*
  * Write len bytes to path as a new file renamed over it, never in place.
  * 0 on success, else a message went to stderr.
  */

@@ -26,6 +26,12 @@ static const char usage[] =
 "                    .rela.kunwind, with symbol __kunwind_table; a table\n"
 "                    already there is replaced; an empty one is not\n"
 "                    embedded (scripts/kunwind.mk)\n"
+"  asm FILE [-o OUT.S]\n"
+"                    the table of the linked FILE as assembler source\n"
+"                    (section .kunwind_table), each segment's base a\n"
+"                    global symbol of its section plus a constant, for a\n"
+"                    later link of the same text (scripts/link-vmlinux.sh\n"
+"                    of a kernel whose unwinder is kunwind)\n"
 "\n"
 "  --frame S         read only .S (eh_frame or debug_frame); default: both\n"
 "  --no-orc          do not fill what CFI leaves out from the object's ORC\n"
@@ -208,6 +214,11 @@ int main(int argc, char **argv)
 		if (frame || flags)
 			goto bad;
 		return kgen_embed(file, out) ? 1 : 0;
+	}
+	if (!strcmp(cmd, "asm")) {
+		if (frame || flags)
+			goto bad;
+		return kgen_asm(file, out) ? 1 : 0;
 	}
 	if (strcmp(cmd, "dump") && strcmp(cmd, "build") && strcmp(cmd, "stats"))
 		goto bad;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's walk operations, kunwind_kernel_ops (unwind/linux/kwalk.c),
- * and the core's calls of them.  Included by unwind/env.h in the kernel
- * build only: the freestanding core (unwind/kunwind.h) knows of ops, not
- * of the kernel.
+ * The kernel's walk operations, kunwind_kernel_ops, and the core's calls
+ * of them.  Included by env.h in the kernel build only: the freestanding
+ * core (kunwind.h) knows of ops, not of the kernel.  Two implement them:
+ * kunwind.ko (unwind/linux/kwalk.c) and, in a kernel whose unwinder is
+ * kunwind (CONFIG_UNWINDER_KUNWIND), arch/x86/kernel/unwind_kunwind.c.
  */
 #ifndef _KUNWIND_LINUX_OPS_H
 #define _KUNWIND_LINUX_OPS_H
@@ -16,9 +17,9 @@ struct kunwind_seg;
 extern const struct kunwind_ops kunwind_kernel_ops;
 
 /*
- * kunwind_kernel_ops' functions (unwind/linux/kwalk.c), on a kernel walk:
- * ctx is its struct kunwind_kstate (unwind/linux/kwalk.h).  They run in
- * the walk's context, any, NMI included.
+ * kunwind_kernel_ops' functions, on a kernel walk: ctx is the walk's own
+ * state (kunwind.ko: struct kunwind_kstate, unwind/linux/kwalk.h).  They
+ * run in the walk's context, any, NMI included.
  */
 
 /**
@@ -28,8 +29,8 @@ extern const struct kunwind_ops kunwind_kernel_ops;
  * @table: set to the table of the segment found
  * @start: set to the segment's run-time start
  *
- * Return: the segment of a registered table holding @ip (the registry's
- * lookup, kunwind_registry_seg()), or NULL.
+ * Return: the segment of a registered table holding @ip (kunwind.ko:
+ * the registry's lookup, kunwind_registry_seg()), or NULL.
  */
 const struct kunwind_seg *kunwind_kernel_find_seg(void *ctx, unsigned long ip,
 						  const struct kunwind_hdr **table,
@@ -42,9 +43,9 @@ const struct kunwind_seg *kunwind_kernel_find_seg(void *ctx, unsigned long ip,
  *        kunwind_kernel_stack() gave
  * @val: set to the word
  *
- * One kunwind_read_nofault() (unwind/linux/compat.h): a fault is fixed
- * up.  A failed read of a stack of current also warns once: those
- * stacks cannot go away under the walk.
+ * A read whose fault is fixed up (kunwind.ko: kunwind_read_nofault(),
+ * unwind/linux/compat.h).  A failed read of a stack of current also warns
+ * once: those stacks cannot go away under the walk.
  *
  * Return: true if the word was read, false if it faulted or the address
  * is one copy_from_kernel_nofault() refuses.
@@ -77,7 +78,7 @@ bool kunwind_kernel_stack(void *ctx, unsigned long sp, unsigned long *lo,
  * unwind_recover_ret_addr().
  *
  * Return: @ip if it is no trampoline, else the real return address, or 0
- * if it cannot be had (the walk then lets ORC take that step).
+ * if it cannot be had (kunwind.ko then lets ORC take that step).
  */
 unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
 				      unsigned long addr_p);
@@ -88,13 +89,13 @@ unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
  * @ip: an address outside every segment
  *
  * Return: whether the kernel could return to or be interrupted at @ip
- * (kunwind_text_address(): __kernel_text_address() where it can be
- * called).
+ * (__kernel_text_address(); kunwind.ko: kunwind_text_address(), which
+ * asks it where it can be called).
  */
 bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
 
 /*
- * The core's call of ops->op (KUNWIND_OP(), unwind/kunwind.h).  An
+ * The core's call of ops->op (KUNWIND_OP(), kunwind.h).  An
  * indirect call is a retpoline here (a fifth of a profiler sample's walk
  * under QEMU, make bench): the kernel's own ops are called directly when
  * they are the walk's, as the kernel's INDIRECT_CALL_1() does; any other
