@@ -81,6 +81,13 @@ demo: deps
 	@$(MAKE) --no-print-directory all $(O)/tests/stackprog
 	@scripts/demo.sh
 
+# The 6.12 test kernel with kunwind as its own unwinder
+# (CONFIG_UNWINDER_KUNWIND): the series in kernel/patches applied to a
+# hard-linked view of the source; prints the build directory last.
+# Documentation/unwinder.rst.
+unwinder-kernel: deps
+	@tests/harness/unwinder-kernel.sh
+
 # The Debian DKMS package: $(O)/deb/kunwind-dkms_<version>_all.deb
 # (debian/, Documentation/debian.rst).  dpkg-buildpackage runs in a copy,
 # $(O)/deb/src, of the files the package takes (those git lists, tracked
@@ -112,4 +119,4 @@ deb:
 clean:
 	rm -rf $(O)
 
-.PHONY: all deps check check-host clean demo bench gdb deb
+.PHONY: all deps check check-host clean demo bench gdb deb unwinder-kernel

@@ -62,18 +62,8 @@ here=$harness
 cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
 jobs=${KUNWIND_JOBS:-$(nproc)}
 
-kdir=$("$here/test-kernel.sh" | tail -n1) ||
-	die "no test kernel source (tests/harness/test-kernel.sh failed)"
-ksrc=$(readlink -f "$kdir/source")
-ver=$(basename "$ksrc")
-ver=${ver#src-}
-
-mkdir -p "$cache"
-exec 9>"$cache/builtin.lock"
-if ! flock -n 9; then
-	say "waiting for another build (lock $cache/builtin.lock)"
-	flock 9
-fi
+harness_test_source
+harness_cache_lock builtin
 
 # ---- the fragment ----------------------------------------------------------
 
@@ -156,18 +146,12 @@ start=$(date +%s)
 # link) are moved to the view's first; a command that still differed
 # would only be compiled again.
 if [ ! -f "$build/.kunwind-config" ]; then
-	say "seeding $build with a copy of the test kernel's build $kdir"
-	rm -rf "$build.seed"
-	cp -a "$kdir" "$build.seed"
-	rm -f "$build.seed/.kunwind-done" "$build.seed/.kunwind-config" \
-		"$build.seed/.times" "$build.seed/build.log"
-	ln -sfn "$view" "$build.seed/source"
-	grep -rlZF --include='*.cmd' --include=Makefile -- "$ksrc" \
-		"$build.seed" | xargs -0 -r sed -i "s|$ksrc|$view|g"
-	cp -p "$build/kunwind.config" "$build.seed/"
-	[ ! -f "$log" ] || cp -p "$log" "$build.seed/"
-	rm -rf "$build"
-	mv "$build.seed" "$build"
+	keep=$(mktemp -d)
+	cp -p "$build/kunwind.config" "$keep/"
+	[ ! -f "$log" ] || cp -p "$log" "$keep/"
+	harness_seed "$build" "$view"
+	cp -p "$keep"/* "$build/"
+	rm -rf "$keep"
 	echo "+ seeded from $kdir in $(($(date +%s) - start)) s" >>"$log"
 fi
 if [ ! -f "$build/.kunwind-config" ]; then
@@ -185,17 +169,7 @@ kmake -j"$jobs" W=1 all || fail "make W=1 all"
 
 # Every option of the fragment, after Kconfig (also after a Kconfig file
 # of this tree changed, which makes the build run syncconfig again).
-bad=
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=*) grep -qxF -- "$line" "$build/.config" || bad="$bad $line" ;;
-	"# CONFIG_"*" is not set")
-		opt=${line#\# }
-		opt=${opt%% *}
-		! grep -q "^$opt=" "$build/.config" || bad="$bad $opt=n" ;;
-	esac
-done <"$composed"
-[ -z "$bad" ] || die "not in $build/.config after Kconfig:$bad"
+harness_config_check "$composed" "$build/.config"
 [ -f "$build/arch/x86/boot/bzImage" ] && [ -f "$build/vmlinux" ] ||
 	fail "bzImage or vmlinux"
 

@@ -30,6 +30,23 @@
 #			PATH... of the tree (relative to the top) into DIR
 #			by content, build products left alone, so that
 #			make there rebuilds only what changed since
+#	harness_test_source
+#			the test kernel built (test-kernel.sh; dies if it
+#			fails); sets kdir, its build directory, ksrc, its
+#			source, ver, the source's version (src-<ver>)
+#	harness_cache_lock NAME
+#			holds NAME.lock of the cache ($KUNWIND_CACHE, default
+#			~/.cache/kunwind; flock on fd 9) until the script
+#			ends, saying so if it has to wait: one build per cache
+#	harness_seed BUILD VIEW
+#			BUILD made anew as a copy of the test kernel's build
+#			($kdir), its absolute source paths (Kbuild's .cmd
+#			files, its Makefile, the source link) moved from
+#			$ksrc to VIEW, a view of the same files: make there
+#			compiles only what a changed file or option reaches
+#	harness_config_check FRAGMENT CONFIG
+#			dies unless every option FRAGMENT sets or unsets is
+#			so in CONFIG (a .config after Kconfig)
 #	harness_lock DIR
 #			makes DIR and holds DIR/lock (flock on fd 8) until
 #			the script ends: one run at a time per directory
@@ -78,6 +95,52 @@ harness_objdir() {
 	/*) objdir=$obj ;;
 	*) objdir=$top/$obj ;;
 	esac
+}
+
+harness_test_source() {
+	kdir=$("$harness/test-kernel.sh" | tail -n1) ||
+		die "no test kernel (tests/harness/test-kernel.sh failed)"
+	ksrc=$(readlink -f "$kdir/source")
+	ver=$(basename "$ksrc")
+	ver=${ver#src-}
+}
+
+harness_cache_lock() {
+	local dir="${KUNWIND_CACHE:-$HOME/.cache/kunwind}"
+	mkdir -p "$dir"
+	exec 9>"$dir/$1.lock"
+	if ! flock -n 9; then
+		say "waiting for another build (lock $dir/$1.lock)"
+		flock 9
+	fi
+}
+
+harness_seed() {
+	local build="$1" view="$2"
+	say "seeding $build with a copy of the test kernel's build $kdir"
+	rm -rf "$build.seed"
+	cp -a "$kdir" "$build.seed"
+	rm -f "$build.seed/.kunwind-done" "$build.seed/.kunwind-config" \
+		"$build.seed/.times" "$build.seed/build.log"
+	ln -sfn "$view" "$build.seed/source"
+	grep -rlZF --include='*.cmd' --include=Makefile -- "$ksrc" \
+		"$build.seed" | xargs -0 -r sed -i "s|$ksrc|$view|g"
+	rm -rf "$build"
+	mv "$build.seed" "$build"
+}
+
+harness_config_check() {
+	local line opt bad=
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qxF -- "$line" "$2" || bad="$bad $line" ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			! grep -q "^$opt=" "$2" || bad="$bad $opt=n" ;;
+		esac
+	done <"$1"
+	[ -z "$bad" ] || die "not in $2 after Kconfig:$bad"
 }
 
 harness_lock() {

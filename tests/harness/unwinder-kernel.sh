@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the 6.12 test kernel with kunwind as the kernel's own unwinder
+# (CONFIG_UNWINDER_KUNWIND, the series in kernel/patches), and print its
+# build directory on the last line of stdout:
+#
+#	KDIR=$(tests/harness/unwinder-kernel.sh | tail -n1) || exit
+#
+# Its twin with the ORC unwinder, same config otherwise, is the test
+# kernel itself (tests/harness/test-kernel.sh): the series changes nothing
+# for a kernel that does not select UNWINDER_KUNWIND.
+#
+# 1. The source: the test kernel's, which test-kernel.sh unpacks.
+# 2. A view of it, $KUNWIND_CACHE/unwinder-src-<version>: `cp -al` (hard
+#    links) with the series applied by patch(1), which writes each file it
+#    changes anew, so the cached source stays pristine (checked).  Remade
+#    when the series changes; a patched file whose contents did not change
+#    keeps its time, so that make rebuilds only what a changed patch
+#    reaches.
+# 3. The build directory, $KUNWIND_CACHE/build-unwinder-<version>-<hash>,
+#    the hash covering the composed config fragment and the compiler.  A
+#    new one starts as a copy of the test kernel's build, its source paths
+#    moved to the view's, and is configured once; the unwinder choice
+#    reaches most of the kernel (asm/module.h), so the first build
+#    compiles nearly everything.
+# 4. make W=1 all.
+#
+# One flock per cache ($KUNWIND_CACHE/unwinder.lock).  The log is
+# $KDIR/build.log.  Environment: KUNWIND_CACHE, KUNWIND_JOBS.
+set -euo pipefail
+
+who='unwinder-kernel'
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+here=$harness
+cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
+jobs=${KUNWIND_JOBS:-$(nproc)}
+
+harness_test_source
+harness_cache_lock unwinder
+
+# ---- the view --------------------------------------------------------------
+
+patches=("$top"/kernel/patches/*.patch)
+[ -f "${patches[0]}" ] || die "no patches in $top/kernel/patches"
+python3 "$top/kernel/copies.py" --check >&2 ||
+	die "the series' copies differ from this tree (kernel/copies.py --refresh)"
+view=$cache/unwinder-src-$ver
+key="$ksrc $(stat -c %i.%Y "$ksrc/.kunwind-unpacked") $(cat "${patches[@]}" | sha256sum | cut -c1-16)"
+if [ "$(cat "$view/.kunwind-view" 2>/dev/null)" != "$key" ]; then
+	say "making the source view $view with ${#patches[@]} patches"
+	rm -rf "$view.tmp"
+	cp -al "$ksrc" "$view.tmp"
+	for p in "${patches[@]}"; do
+		patch -d "$view.tmp" -p1 -s -f --no-backup-if-mismatch <"$p" ||
+			die "$(basename "$p") does not apply"
+	done
+	# patch(1) writes a new file: the cached source must be unchanged.
+	while IFS= read -r f; do
+		[ "$(stat -c %h "$view.tmp/$f")" = 1 ] ||
+			die "$f of the view is still a hard link to the source"
+		# Same contents as in the last view: keep its time.
+		if [ -f "$view/$f" ] && cmp -s "$view/$f" "$view.tmp/$f"; then
+			touch -r "$view/$f" "$view.tmp/$f"
+		fi
+	done < <(sed -n 's|^+++ b/||p' "${patches[@]}" | sort -u)
+	echo "$key" >"$view.tmp/.kunwind-view"
+	rm -rf "$view"
+	mv "$view.tmp" "$view"
+fi
+
+# ---- the fragment ----------------------------------------------------------
+
+composed=$(mktemp)
+trap 'rm -f "$composed"' EXIT
+{
+	grep -v -e '^CONFIG_UNWINDER_' -e '^CONFIG_LOCALVERSION=' \
+		"$here/test-kernel.config"
+	echo '# tests/harness/unwinder-kernel.sh: the unwinder, the name'
+	echo 'CONFIG_UNWINDER_KUNWIND=y'
+	echo '# CONFIG_UNWINDER_ORC is not set'
+	echo 'CONFIG_LOCALVERSION="-kunwind-unwinder"'
+} >"$composed"
+hash=$({
+	grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$composed"
+	gcc --version | head -n1
+} | sha256sum | cut -c1-12)
+build=$cache/build-unwinder-$ver-$hash
+log=$build/build.log
+
+if [ ! -f "$build/.kunwind-config" ]; then
+	harness_seed "$build" "$view"
+	kfrag_base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$composed" | head -n1)
+	[ -n "$kfrag_base" ] || die "test-kernel.config: no '# base:' line"
+	{
+		make -C "$view" O="$build" "$kfrag_base" &&
+			"$view/scripts/kconfig/merge_config.sh" -m -O "$build" \
+				"$build/.config" "$composed" &&
+			make -C "$view" O="$build" olddefconfig
+	} >>"$log" 2>&1 || die "configuring $build failed (log: $log)"
+	touch "$build/.kunwind-config"
+fi
+cp "$composed" "$build/kunwind.config"
+
+say "building in $build (log: $log)"
+start=$(date +%s)
+echo "+ $(date -u '+%F %T') make -j$jobs W=1 all" >>"$log"
+if ! make -C "$view" O="$build" -j"$jobs" W=1 all >>"$log" 2>"$build/stderr"; then
+	tail -n 20 "$build/stderr" >&2
+	die "make failed (log: $log, $build/stderr)"
+fi
+harness_config_check "$composed" "$build/.config"
+echo "build: $(cat "$build/include/config/kernel.release") in" \
+	"$(($(date +%s) - start)) s at -j$jobs" >>"$log"
+say "built in $(($(date +%s) - start)) s"
+echo "$build"
