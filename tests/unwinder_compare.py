@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare the stack traces of the same guest script on two kernels.
 
-    tests/unwinder_compare.py ORC-CONSOLE KUNWIND-CONSOLE
+    tests/unwinder_compare.py [--only-deaths] ORC-CONSOLE KUNWIND-CONSOLE
 
 The consoles are tests/unwinder-guest.sh's on the ORC kernel and on the
 kunwind kernel (same config but the unwinder).  A frame is compared by
@@ -12,9 +12,21 @@ by symbol alone, and counted as such.  Prints TAP-like lines, one per
 section, and exits 1 if one failed.
 
   tasks: every task (pid and comm equal on both) has the same frames, in
-  order.  A task whose stack is still changing at the quiescent point
-  (one on a CPU) is left out only if it is left out on both.
+  order; or it waited elsewhere on the two boots (a kworker running other
+  work): the first frame under the scheduler differs by name, and both
+  traces end in the same bottom frame.  Those are listed, not failed.
   trigger: the stacktrace trigger's frames of the one exec are equal.
+  kprobes: the KUnit kprobes suite passed every case on both kernels,
+  the same cases (its stack-trace-on-kretprobe cases among them).
+  show: sysrq's show-state, every task (pid and name) on both: the same
+  reliable frames (the lines without "? ") and brackets.
+  death-T: LKDTM's crash T, the kernel's report on both: its RIP lines,
+  reliable frames and brackets equal.  The "? " lines are the printer's
+  scan of the stack, not the unwinder's walk, and are left out.  A crash
+  in an interrupt may find another state under the interrupt on each
+  boot: then equal up to the interrupt's C entry (common_interrupt(),
+  sysvec_*(): by name, its call site depends on the stack the interrupt
+  came on), and ending in the same bottom frame.
 """
 import re
 import sys
@@ -28,7 +40,9 @@ def sections(path):
     for line in open(path, errors='replace'):
         line = line.rstrip('\n')
         line = re.sub(r'^\[\s*\d+\.\d+\] ', '', line)
-        m = re.match(r'unwinder-test: (begin|end) (\w+)$', line)
+        # A marker may share its line with a printk the console spliced
+        # into it (sysrq's output goes on after the write returns).
+        m = re.search(r'unwinder-test: (begin|end) ([\w-]+)', line)
         if m:
             if m.group(1) == 'begin':
                 name, cur = m.group(2), []
@@ -38,6 +52,8 @@ def sections(path):
             continue
         if cur is not None:
             cur.append(line)
+    if cur is not None:		# a panic ended the boot inside it
+        out[name] = cur
     return out
 
 
@@ -59,6 +75,88 @@ def trigger(lines):
             for m in (TRIG.match(l) for l in lines) if m]
 
 
+REPORT = re.compile(r'^ *(\? )?([\w.]+)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \[[\w]+\])?$')
+BRACKET = re.compile(r'^ *(</?(?:TASK|IRQ|NMI|SOFTIRQ|#DF|#DB|#MC|#VC|ENTRY_TRAMPOLINE|EOI)>)$')
+RIP = re.compile(r'^RIP: [0-9a-f]{4}:([\w.]+)\+0x([0-9a-f]+)/0x([0-9a-f]+)')
+
+
+def report(lines):
+    """The kernel's trace in lines: RIP lines, brackets and reliable
+    frames, in order; counts the "? " lines apart."""
+    out, scanned = [], 0
+    for line in lines:
+        m = RIP.match(line)
+        if m:
+            out.append(('RIP ' + m.group(1), int(m.group(2), 16),
+                        int(m.group(3), 16)))
+            continue
+        m = BRACKET.match(line)
+        if m:
+            out.append((m.group(1), 0, 0))
+            continue
+        m = REPORT.match(line)
+        if m:
+            if m.group(1):
+                scanned += 1
+            else:
+                out.append((m.group(2), int(m.group(3), 16),
+                            int(m.group(4), 16)))
+            continue
+        # A reliable frame outside every symbol: generated code (a
+        # dynamic ftrace trampoline), whose address differs per boot.
+        m = re.match(r'^ *(\? )?0x[0-9a-f]+$', line)
+        if m:
+            if m.group(1):
+                scanned += 1
+            else:
+                out.append(('(generated code)', 0, 0))
+    return out, scanned
+
+
+IRQ_ENTRY = re.compile(r'^(common_interrupt|spurious_interrupt|sysvec_\w+)$')
+
+
+def interrupted_elsewhere(a, b, counts):
+    """A crash in an interrupt: what the interrupt came on differs between
+    two boots.  The interrupt's C entry (common_interrupt(), sysvec_*())
+    calls the handler at one of two sites, directly when it came on the
+    IRQ stack already, through call_on_irqstack() when it came on a task
+    stack: equal up to that frame, which is equal by name, and both
+    traces ending in the same bottom frame.  The walk through the
+    interrupt is then the same; what is under it is another state."""
+    def entry(f):
+        return next((i for i, x in enumerate(f) if IRQ_ENTRY.match(x[0])),
+                    None)
+    i, j = entry(a), entry(b)
+    if i is None or i != j or not same(a[:i], b[:j], counts) or \
+       a[i][0] != b[j][0]:
+        return False
+    def bottom(f):		# the last frame: no bracket, no RIP line
+        return [x for x in f if not x[0].startswith(('<', 'RIP '))][-1:]
+    return bool(bottom(a)) and bottom(a) == bottom(b)
+
+
+def show_tasks(lines):
+    t, cur = {}, None
+    for line in lines:
+        m = re.match(r'task:(\S+)\s+state:.*\bpid:(\d+)', line)
+        if m:
+            cur = t.setdefault((int(m.group(2)), m.group(1)), [])
+            continue
+        if cur is not None:
+            cur.append(line)
+    return {k: report(v)[0] for k, v in t.items()}
+
+
+def ktap(lines):
+    res = {}
+    for line in lines:
+        m = re.match(r'^\s*(ok|not ok) \d+ (test_\w+)', line)
+        if m:
+            res[m.group(2)] = m.group(1)
+    return res
+
+
 def same(a, b, counts):
     """Frames a (ORC) and b (kunwind) equal: name, and offset where the
     function's size is the same in both kernels."""
@@ -76,14 +174,68 @@ def same(a, b, counts):
     return True
 
 
+SCHED = re.compile(r'^(<TASK>|__schedule|schedule\w*|preempt_schedule\w*|'
+                   r'io_schedule\w*|__wait_for_common|wait_for_completion\w*)$')
+
+
+def elsewhere(a, b):
+    """Did the task wait elsewhere on the two boots, which no unwinder
+    makes equal: the first frame under the scheduler and the completion
+    waits differs by name?
+    Then both traces must still end alike (the task's bottom frame), or
+    it is a difference after all."""
+    def site(f):
+        return next((x[0] for x in f if not SCHED.match(x[0])), None)
+    tail = [x for x in a if not x[0].startswith('<')][-1:]
+    return (site(a) != site(b) and bool(tail) and
+            [x for x in b if not x[0].startswith('<')][-1:] == tail)
+
+
+def compare(ta, tb, counts):
+    """Tasks of two boots: (equal, elsewhere, differ) lists of keys."""
+    eq, away, diff = [], [], []
+    for k in sorted(set(ta) & set(tb)):
+        if same(ta[k], tb[k], counts):
+            eq.append(k)
+        elif elsewhere(ta[k], tb[k]):
+            away.append(k)
+        else:
+            diff.append(k)
+    return eq, away, diff
+
+
 def fmt(frames):
     return ' '.join('%s+%#x/%#x' % f for f in frames)
 
 
+def report_tasks(to, tk, eq, away, diff, counts):
+    print('#   %d tasks on both kernels (%d only on ORC, %d only on kunwind): '
+          '%d equal, %d frames (%d by symbol and offset, %d by symbol: code '
+          'differs); %d waiting elsewhere on the two boots; %d differ'
+          % (len(eq) + len(away) + len(diff), len(set(to) - set(tk)),
+             len(set(tk) - set(to)), len(eq), counts['exact'] +
+             counts['by_name'], counts['exact'], counts['by_name'], len(away),
+             len(diff)))
+    for kind, keys in (('elsewhere', away), ('differs', diff)):
+        for k in keys[:10]:
+            print('#   %s: %d %s\n#     orc:     %s\n#     kunwind: %s'
+                  % (kind, k[0], k[1], fmt(to[k]), fmt(tk[k])))
+
+
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    only_deaths = args[:1] == ['--only-deaths']
+    if only_deaths:
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__)
-    orc, kun = sections(sys.argv[1]), sections(sys.argv[2])
+    orc, kun = sections(args[0]), sections(args[1])
+    if only_deaths:
+        deaths = [n for n in set(orc) | set(kun) if n.startswith('death-')]
+        if not deaths:
+            print('not ok unwinder_death: no crash in %s or %s' % tuple(args))
+            return 1
+        return 1 if more(orc, kun) else 0
     bad = 0
     for name in ('tasks', 'trigger'):
         if name not in orc or name not in kun:
@@ -94,22 +246,14 @@ def main():
         return 1
     counts = {'exact': 0, 'by_name': 0}
     to, tk = tasks(orc['tasks']), tasks(kun['tasks'])
-    common = sorted(set(to) & set(tk))
-    diff = [k for k in common if not same(to[k], tk[k], counts)]
-    frames = sum(len(to[k]) for k in common)
-    if not common or diff or frames == 0:
+    eq, away, diff = compare(to, tk, counts)
+    if not eq or diff:
         print('not ok unwinder_proc_stack_equal: %d of %d tasks differ'
-              % (len(diff), len(common)))
-        for k in diff[:10]:
-            print('#   %d %s\n#     orc:     %s\n#     kunwind: %s'
-                  % (k[0], k[1], fmt(to[k]), fmt(tk[k])))
+              % (len(diff), len(eq) + len(away) + len(diff)))
         bad += 1
     else:
         print('ok unwinder_proc_stack_equal')
-    print('#   %d tasks on both kernels (%d only on ORC, %d only on kunwind), '
-          '%d frames: %d by symbol and offset, %d by symbol (code differs)'
-          % (len(common), len(set(to) - set(tk)), len(set(tk) - set(to)),
-             frames, counts['exact'], counts['by_name']))
+    report_tasks(to, tk, eq, away, diff, counts)
     counts = {'exact': 0, 'by_name': 0}
     a, b = trigger(orc['trigger']), trigger(kun['trigger'])
     if not a or not same(a, b, counts):
@@ -120,7 +264,56 @@ def main():
         print('ok unwinder_stacktrace_trigger_equal')
     print('#   %d frames: %d by symbol and offset, %d by symbol'
           % (len(a), counts['exact'], counts['by_name']))
+    bad += more(orc, kun)
     return 1 if bad else 0
+
+
+def more(orc, kun):
+    """kprobes, show and the deaths, where the consoles have them."""
+    bad = 0
+    if 'kprobes' in orc or 'kprobes' in kun:
+        a, b = ktap(orc.get('kprobes', [])), ktap(kun.get('kprobes', []))
+        fails = sorted(k for k, v in list(a.items()) + list(b.items())
+                       if v != 'ok')
+        if not a or a.keys() != b.keys() or fails:
+            print('not ok unwinder_kunit_kprobes: orc %d cases, kunwind %d, '
+                  'failed: %s' % (len(a), len(b), ' '.join(fails) or '-'))
+            bad += 1
+        else:
+            print('ok unwinder_kunit_kprobes')
+        print('#   %d cases passed on both: %s' % (len(a), ' '.join(sorted(a))))
+    if 'show' in orc or 'show' in kun:
+        counts = {'exact': 0, 'by_name': 0}
+        to, tk = show_tasks(orc.get('show', [])), show_tasks(kun.get('show', []))
+        eq, away, diff = compare(to, tk, counts)
+        if not eq or diff:
+            print('not ok unwinder_sysrq_show_state_equal: %d of %d tasks differ'
+                  % (len(diff), len(eq) + len(away) + len(diff)))
+            bad += 1
+        else:
+            print('ok unwinder_sysrq_show_state_equal')
+        report_tasks(to, tk, eq, away, diff, counts)
+    for name in sorted(set(orc) | set(kun)):
+        if not name.startswith('death-'):
+            continue
+        counts = {'exact': 0, 'by_name': 0}
+        (a, sa), (b, sb) = report(orc.get(name, [])), report(kun.get(name, []))
+        test = 'unwinder_%s' % name.replace('-', '_').lower()
+        if a and same(a, b, counts):
+            print('ok %s' % test)
+        elif a and interrupted_elsewhere(a, b, counts):
+            print('ok %s' % test)
+            print('#   equal through the interrupt; it came on another '
+                  'state on the two boots:\n#   orc:     %s\n#   kunwind: %s'
+                  % (fmt(a), fmt(b)))
+        else:
+            print('not ok %s\n#   orc:     %s\n#   kunwind: %s'
+                  % (test, fmt(a), fmt(b)))
+            bad += 1
+        print('#   %d lines (frames, brackets, RIP): %d by symbol and offset, '
+              '%d by symbol; "? " lines orc %d, kunwind %d'
+              % (len(a), counts['exact'], counts['by_name'], sa, sb))
+    return bad
 
 
 if __name__ == '__main__':

@@ -91,6 +91,12 @@ log=$build/build.log
 
 if [ ! -f "$build/.kunwind-config" ]; then
 	harness_seed "$build" "$view"
+	# The seed was built from the unpatched files, maybe after the view's
+	# patched files got their times: make them newer than every object
+	# of the seed, or make would keep objects built without the patches
+	# (seen: scripts/module.lds kept ORC in every module).
+	sed -n 's|^+++ b/||p' "${patches[@]}" | sort -u |
+		(cd "$view" && xargs touch)
 	kfrag_base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$composed" | head -n1)
 	[ -n "$kfrag_base" ] || die "test-kernel.config: no '# base:' line"
 	{
