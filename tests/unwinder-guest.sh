@@ -15,7 +15,8 @@
 #		printer
 #   death-T	LKDTM's crash T through provoke-crash/DIRECT, written by
 #		a subshell the oops kills: WARNING, WARNING_MESSAGE, BUG,
-#		EXCEPTION; the kernel's report of it
+#		EXCEPTION, EXEC_NULL (a call through a NULL pointer); the
+#		kernel's report of it
 #   steps	the kunwind kernel's counts of who walked
 #		(/sys/kernel/debug/unwind_kunwind): steps by table rows and
 #		frames guessed from rbp, since boot
@@ -97,7 +98,7 @@ insmod /kprobes_test.ko
 mark "end kprobes"
 
 insmod /lkdtm.ko || exit 1
-for c in WARNING WARNING_MESSAGE BUG EXCEPTION; do
+for c in WARNING WARNING_MESSAGE BUG EXCEPTION EXEC_NULL; do
 	mark "begin death-$c"
 	(echo "$c" >/sys/kernel/debug/provoke-crash/DIRECT)
 	mark "end death-$c"

@@ -14,7 +14,9 @@ section, and exits 1 if one failed.
   tasks: every task (pid and comm equal on both) has the same frames, in
   order; or it waited elsewhere on the two boots (a kworker running other
   work): the first frame under the scheduler differs by name, and both
-  traces end in the same bottom frame.  Those are listed, not failed.
+  traces end in the same bottom frame; or it ran on one boot when read
+  (no frame there: the kernel walks no running task) and the other trace
+  is a whole walk.  Those are listed, not failed.
   trigger: the stacktrace trigger's frames of the one exec are equal.
   kprobes: the KUnit kprobes suite passed every case on both kernels,
   the same cases (its stack-trace-on-kretprobe cases among them).
@@ -113,6 +115,20 @@ def report(lines):
     return out, scanned
 
 
+# The frames a whole kernel stack ends in: a task's entry from user
+# mode, a kthread's first frame, an idle task's start.
+BOTTOM = re.compile(r'^(entry_SYSCALL_64_after_hwframe|entry_SYSCALL_compat\w*|'
+                    r'ret_from_fork_asm|common_startup_64|'
+                    r'secondary_startup_64\w*|start_secondary)$')
+
+
+def ends(f):
+    """Does the trace end at the bottom of a stack (its last frame, not
+    a bracket nor a RIP line)?"""
+    last = [x for x in f if not x[0].startswith(('<', 'RIP '))][-1:]
+    return bool(last) and bool(BOTTOM.match(last[0][0]))
+
+
 IRQ_ENTRY = re.compile(r'^(common_interrupt|spurious_interrupt|sysvec_\w+)$')
 
 
@@ -131,9 +147,7 @@ def interrupted_elsewhere(a, b, counts):
     if i is None or i != j or not same(a[:i], b[:j], counts) or \
        a[i][0] != b[j][0]:
         return False
-    def bottom(f):		# the last frame: no bracket, no RIP line
-        return [x for x in f if not x[0].startswith(('<', 'RIP '))][-1:]
-    return bool(bottom(a)) and bottom(a) == bottom(b)
+    return ends(a) and ends(b)
 
 
 def show_tasks(lines):
@@ -178,6 +192,15 @@ SCHED = re.compile(r'^(<TASK>|__schedule|schedule\w*|preempt_schedule\w*|'
                    r'io_schedule\w*|__wait_for_common|wait_for_completion\w*)$')
 
 
+def running(a, b):
+    """Was the task running on one boot when its stack was read?  Then
+    that side has no frame (the kernel walks no running task), and the
+    other must be a whole walk."""
+    def empty(f):		# brackets at most
+        return all(x[0].startswith('<') for x in f)
+    return (empty(a) and ends(b)) or (empty(b) and ends(a))
+
+
 def elsewhere(a, b):
     """Did the task wait elsewhere on the two boots, which no unwinder
     makes equal: the first frame under the scheduler and the completion
@@ -197,7 +220,7 @@ def compare(ta, tb, counts):
     for k in sorted(set(ta) & set(tb)):
         if same(ta[k], tb[k], counts):
             eq.append(k)
-        elif elsewhere(ta[k], tb[k]):
+        elif elsewhere(ta[k], tb[k]) or running(ta[k], tb[k]):
             away.append(k)
         else:
             diff.append(k)
@@ -211,12 +234,12 @@ def fmt(frames):
 def report_tasks(to, tk, eq, away, diff, counts):
     print('#   %d tasks on both kernels (%d only on ORC, %d only on kunwind): '
           '%d equal, %d frames (%d by symbol and offset, %d by symbol: code '
-          'differs); %d waiting elsewhere on the two boots; %d differ'
+          'differs); %d waiting elsewhere or running on one boot; %d differ'
           % (len(eq) + len(away) + len(diff), len(set(to) - set(tk)),
              len(set(tk) - set(to)), len(eq), counts['exact'] +
              counts['by_name'], counts['exact'], counts['by_name'], len(away),
              len(diff)))
-    for kind, keys in (('elsewhere', away), ('differs', diff)):
+    for kind, keys in (('elsewhere or running', away), ('differs', diff)):
         for k in keys[:10]:
             print('#   %s: %d %s\n#     orc:     %s\n#     kunwind: %s'
                   % (kind, k[0], k[1], fmt(to[k]), fmt(tk[k])))
