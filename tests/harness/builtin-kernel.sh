@@ -58,8 +58,6 @@ set -euo pipefail
 who='builtin-kernel'
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-here=$harness
-cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
 jobs=${KUNWIND_JOBS:-$(nproc)}
 
 harness_test_source
@@ -67,27 +65,9 @@ harness_cache_lock builtin
 
 # ---- the fragment ----------------------------------------------------------
 
-base=$here/test-kernel.config
-extra=$here/test-kernel-builtin.config
 composed=$(mktemp)
 trap 'rm -f "$composed"' EXIT
-# The option a fragment line sets or unsets, or nothing.
-opt_awk='function opt(l) {
-	if (match(l, /^CONFIG_[A-Za-z0-9_]+=/)) return substr(l, 1, RLENGTH - 1)
-	if (l ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) return substr(l, 3, index(l, " is") - 3)
-	return "" }'
-{
-	echo "# Composed by tests/harness/builtin-kernel.sh from test-kernel.config" \
-		"and test-kernel-builtin.config."
-	awk "$opt_awk"'
-		FNR == NR { if (opt($0) != "") mine[opt($0)] = 1; next }
-		!(opt($0) in mine)' "$extra" "$base"
-	cat "$extra"
-} >"$composed"
-hash=$({
-	grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$composed"
-	gcc --version | head -n1
-} | sha256sum | cut -c1-12)
+harness_compose "$harness/test-kernel-builtin.config" "$composed"
 build=$cache/build-builtin-$ver-$hash
 log=$build/build.log
 mkdir -p "$build"
@@ -154,16 +134,7 @@ if [ ! -f "$build/.kunwind-config" ]; then
 	rm -rf "$keep"
 	echo "+ seeded from $kdir in $(($(date +%s) - start)) s" >>"$log"
 fi
-if [ ! -f "$build/.kunwind-config" ]; then
-	say "configuring $build"
-	kfrag_base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$composed" | head -n1)
-	[ -n "$kfrag_base" ] || die "$base: no '# base:' line"
-	kmake "$kfrag_base" || fail "make $kfrag_base"
-	"$view/scripts/kconfig/merge_config.sh" -m -O "$build" \
-		"$build/.config" "$composed" >>"$log" 2>&1 || fail merge_config
-	kmake olddefconfig || fail "make olddefconfig"
-	touch "$build/.kunwind-config"
-fi
+harness_configure "$build" "$view" "$composed" "$log"
 say "building in $build (log: $log)"
 kmake -j"$jobs" W=1 all || fail "make W=1 all"
 

@@ -35,9 +35,19 @@
 #			fails); sets kdir, its build directory, ksrc, its
 #			source, ver, the source's version (src-<ver>)
 #	harness_cache_lock NAME
-#			holds NAME.lock of the cache ($KUNWIND_CACHE, default
-#			~/.cache/kunwind; flock on fd 9) until the script
-#			ends, saying so if it has to wait: one build per cache
+#			sets cache, the kernel cache ($KUNWIND_CACHE, default
+#			~/.cache/kunwind), and holds its NAME.lock (flock on
+#			fd 9) until the script ends, saying so if it has to
+#			wait: one build per cache
+#	harness_compose FRAGMENT OUT
+#			test-kernel.config with FRAGMENT's lines on top (a
+#			line there replaces the base's line of the same
+#			option) into OUT; sets hash, 12 hex digits of its
+#			options and the compiler: a build directory's key
+#	harness_configure BUILD VIEW COMPOSED LOG
+#			configures BUILD once: the base config COMPOSED's
+#			"# base:" line names, COMPOSED merged on top,
+#			olddefconfig (output to LOG; dies if one fails)
 #	harness_seed BUILD VIEW
 #			BUILD made anew as a copy of the test kernel's build
 #			($kdir), its absolute source paths (Kbuild's .cmd
@@ -106,13 +116,47 @@ harness_test_source() {
 }
 
 harness_cache_lock() {
-	local dir="${KUNWIND_CACHE:-$HOME/.cache/kunwind}"
-	mkdir -p "$dir"
-	exec 9>"$dir/$1.lock"
+	cache="${KUNWIND_CACHE:-$HOME/.cache/kunwind}"
+	mkdir -p "$cache"
+	exec 9>"$cache/$1.lock"
 	if ! flock -n 9; then
-		say "waiting for another build (lock $dir/$1.lock)"
+		say "waiting for another build (lock $cache/$1.lock)"
 		flock 9
 	fi
+}
+
+harness_compose() {
+	# The option a fragment line sets or unsets, or nothing.
+	local opt_awk='function opt(l) {
+	if (match(l, /^CONFIG_[A-Za-z0-9_]+=/)) return substr(l, 1, RLENGTH - 1)
+	if (l ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) return substr(l, 3, index(l, " is") - 3)
+	return "" }'
+	{
+		echo "# Composed from test-kernel.config and $(basename "$1")."
+		awk "$opt_awk"'
+			FNR == NR { if (opt($0) != "") mine[opt($0)] = 1; next }
+			!(opt($0) in mine)' "$1" "$harness/test-kernel.config"
+		cat "$1"
+	} >"$2"
+	hash=$({
+		grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$2"
+		gcc --version | head -n1
+	} | sha256sum | cut -c1-12)
+}
+
+harness_configure() {
+	local build="$1" view="$2" composed="$3" log="$4" base
+	[ -f "$build/.kunwind-config" ] && return
+	say "configuring $build"
+	base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$composed" | head -n1)
+	[ -n "$base" ] || die "$composed: no '# base:' line"
+	{
+		make -C "$view" O="$build" "$base" &&
+			"$view/scripts/kconfig/merge_config.sh" -m -O "$build" \
+				"$build/.config" "$composed" &&
+			make -C "$view" O="$build" olddefconfig
+	} >>"$log" 2>&1 || die "configuring $build failed (log: $log)"
+	touch "$build/.kunwind-config"
 }
 
 harness_seed() {

@@ -19,7 +19,8 @@
 #    keeps its time, so that make rebuilds only what a changed patch
 #    reaches.
 # 3. The build directory, $KUNWIND_CACHE/build-unwinder-<version>-<hash>,
-#    the hash covering the composed config fragment and the compiler.  A
+#    the hash covering the composed config fragment (test-kernel.config
+#    with test-kernel-unwinder.config on top) and the compiler.  A
 #    new one starts as a copy of the test kernel's build, its source paths
 #    moved to the view's, and is configured once; the unwinder choice
 #    reaches most of the kernel (asm/module.h), so the first build
@@ -33,8 +34,6 @@ set -euo pipefail
 who='unwinder-kernel'
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-here=$harness
-cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
 jobs=${KUNWIND_JOBS:-$(nproc)}
 
 harness_test_source
@@ -74,18 +73,7 @@ fi
 
 composed=$(mktemp)
 trap 'rm -f "$composed"' EXIT
-{
-	grep -v -e '^CONFIG_UNWINDER_' -e '^CONFIG_LOCALVERSION=' \
-		"$here/test-kernel.config"
-	echo '# tests/harness/unwinder-kernel.sh: the unwinder, the name'
-	echo 'CONFIG_UNWINDER_KUNWIND=y'
-	echo '# CONFIG_UNWINDER_ORC is not set'
-	echo 'CONFIG_LOCALVERSION="-kunwind-unwinder"'
-} >"$composed"
-hash=$({
-	grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$composed"
-	gcc --version | head -n1
-} | sha256sum | cut -c1-12)
+harness_compose "$harness/test-kernel-unwinder.config" "$composed"
 build=$cache/build-unwinder-$ver-$hash
 log=$build/build.log
 
@@ -97,16 +85,8 @@ if [ ! -f "$build/.kunwind-config" ]; then
 	# (seen: scripts/module.lds kept ORC in every module).
 	sed -n 's|^+++ b/||p' "${patches[@]}" | sort -u |
 		(cd "$view" && xargs touch)
-	kfrag_base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$composed" | head -n1)
-	[ -n "$kfrag_base" ] || die "test-kernel.config: no '# base:' line"
-	{
-		make -C "$view" O="$build" "$kfrag_base" &&
-			"$view/scripts/kconfig/merge_config.sh" -m -O "$build" \
-				"$build/.config" "$composed" &&
-			make -C "$view" O="$build" olddefconfig
-	} >>"$log" 2>&1 || die "configuring $build failed (log: $log)"
-	touch "$build/.kunwind-config"
 fi
+harness_configure "$build" "$view" "$composed" "$log"
 cp "$composed" "$build/kunwind.config"
 
 say "building in $build (log: $log)"
