@@ -77,7 +77,11 @@ def trigger(lines):
             for m in (TRIG.match(l) for l in lines) if m]
 
 
-REPORT = re.compile(r'^ *(\? )?([\w.]+)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \[[\w]+\])?$')
+# A frame line: "? " for the printer's scan; a symbol with offset and size
+# (and a module), or a bare address outside every symbol (generated code,
+# a dynamic ftrace trampoline, whose address differs per boot).
+REPORT = re.compile(r'^ *(\? )?(?:([\w.]+)\+0x([0-9a-f]+)/0x([0-9a-f]+)'
+                    r'(?: \[\w+\])?|0x[0-9a-f]+)$')
 BRACKET = re.compile(r'^ *(</?(?:TASK|IRQ|NMI|SOFTIRQ|#DF|#DB|#MC|#VC|ENTRY_TRAMPOLINE|EOI)>)$')
 RIP = re.compile(r'^RIP: [0-9a-f]{4}:([\w.]+)\+0x([0-9a-f]+)/0x([0-9a-f]+)')
 
@@ -97,21 +101,14 @@ def report(lines):
             out.append((m.group(1), 0, 0))
             continue
         m = REPORT.match(line)
-        if m:
-            if m.group(1):
-                scanned += 1
-            else:
-                out.append((m.group(2), int(m.group(3), 16),
-                            int(m.group(4), 16)))
+        if not m:
             continue
-        # A reliable frame outside every symbol: generated code (a
-        # dynamic ftrace trampoline), whose address differs per boot.
-        m = re.match(r'^ *(\? )?0x[0-9a-f]+$', line)
-        if m:
-            if m.group(1):
-                scanned += 1
-            else:
-                out.append(('(generated code)', 0, 0))
+        if m.group(1):
+            scanned += 1
+        elif m.group(2):
+            out.append((m.group(2), int(m.group(3), 16), int(m.group(4), 16)))
+        else:
+            out.append(('(generated code)', 0, 0))
     return out, scanned
 
 
@@ -122,11 +119,15 @@ BOTTOM = re.compile(r'^(entry_SYSCALL_64_after_hwframe|entry_SYSCALL_compat\w*|'
                     r'secondary_startup_64\w*|start_secondary)$')
 
 
+def last(f):
+    """The trace's last frame, not a bracket nor a RIP line, or None."""
+    return next((x for x in reversed(f) if not x[0].startswith(('<', 'RIP '))),
+                None)
+
+
 def ends(f):
-    """Does the trace end at the bottom of a stack (its last frame, not
-    a bracket nor a RIP line)?"""
-    last = [x for x in f if not x[0].startswith(('<', 'RIP '))][-1:]
-    return bool(last) and bool(BOTTOM.match(last[0][0]))
+    """Does the trace end at the bottom of a stack?"""
+    return last(f) is not None and bool(BOTTOM.match(last(f)[0]))
 
 
 IRQ_ENTRY = re.compile(r'^(common_interrupt|spurious_interrupt|sysvec_\w+)$')
@@ -196,9 +197,7 @@ def running(a, b):
     """Was the task running on one boot when its stack was read?  Then
     that side has no frame (the kernel walks no running task), and the
     other must be a whole walk."""
-    def empty(f):		# brackets at most
-        return all(x[0].startswith('<') for x in f)
-    return (empty(a) and ends(b)) or (empty(b) and ends(a))
+    return (last(a) is None and ends(b)) or (last(b) is None and ends(a))
 
 
 def elsewhere(a, b):
@@ -209,9 +208,8 @@ def elsewhere(a, b):
     it is a difference after all."""
     def site(f):
         return next((x[0] for x in f if not SCHED.match(x[0])), None)
-    tail = [x for x in a if not x[0].startswith('<')][-1:]
-    return (site(a) != site(b) and bool(tail) and
-            [x for x in b if not x[0].startswith('<')][-1:] == tail)
+    return (site(a) != site(b) and last(a) is not None and
+            last(a) == last(b))
 
 
 def compare(ta, tb, counts):
@@ -229,6 +227,20 @@ def compare(ta, tb, counts):
 
 def fmt(frames):
     return ' '.join('%s+%#x/%#x' % f for f in frames)
+
+
+def check_tasks(test, to, tk):
+    """Tasks of two boots (pid, name -> frames), compared: the TAP line,
+    the counts, the tasks listed; 1 if it failed."""
+    counts = {'exact': 0, 'by_name': 0}
+    eq, away, diff = compare(to, tk, counts)
+    failed = not eq or bool(diff)
+    print('%s %s%s' % ('not ok' if failed else 'ok', test,
+                       ': %d of %d tasks differ' % (len(diff), len(eq) +
+                                                   len(away) + len(diff))
+                       if failed else ''))
+    report_tasks(to, tk, eq, away, diff, counts)
+    return int(failed)
 
 
 def report_tasks(to, tk, eq, away, diff, counts):
@@ -267,16 +279,8 @@ def main():
             bad += 1
     if bad:
         return 1
-    counts = {'exact': 0, 'by_name': 0}
-    to, tk = tasks(orc['tasks']), tasks(kun['tasks'])
-    eq, away, diff = compare(to, tk, counts)
-    if not eq or diff:
-        print('not ok unwinder_proc_stack_equal: %d of %d tasks differ'
-              % (len(diff), len(eq) + len(away) + len(diff)))
-        bad += 1
-    else:
-        print('ok unwinder_proc_stack_equal')
-    report_tasks(to, tk, eq, away, diff, counts)
+    bad += check_tasks('unwinder_proc_stack_equal', tasks(orc['tasks']),
+                       tasks(kun['tasks']))
     counts = {'exact': 0, 'by_name': 0}
     a, b = trigger(orc['trigger']), trigger(kun['trigger'])
     if not a or not same(a, b, counts):
@@ -306,16 +310,9 @@ def more(orc, kun):
             print('ok unwinder_kunit_kprobes')
         print('#   %d cases passed on both: %s' % (len(a), ' '.join(sorted(a))))
     if 'show' in orc or 'show' in kun:
-        counts = {'exact': 0, 'by_name': 0}
-        to, tk = show_tasks(orc.get('show', [])), show_tasks(kun.get('show', []))
-        eq, away, diff = compare(to, tk, counts)
-        if not eq or diff:
-            print('not ok unwinder_sysrq_show_state_equal: %d of %d tasks differ'
-                  % (len(diff), len(eq) + len(away) + len(diff)))
-            bad += 1
-        else:
-            print('ok unwinder_sysrq_show_state_equal')
-        report_tasks(to, tk, eq, away, diff, counts)
+        bad += check_tasks('unwinder_sysrq_show_state_equal',
+                           show_tasks(orc.get('show', [])),
+                           show_tasks(kun.get('show', [])))
     for name in sorted(set(orc) | set(kun)):
         if not name.startswith('death-'):
             continue
