@@ -4,19 +4,24 @@
 # Build kunwind.ko and the sample module for a kernel to boot in QEMU
 # (tests/harness/death-boot.sh, tests/harness/profile-boot.sh):
 #
-#	tests/harness/boot-modules.sh test|debug DIR
+#	tests/harness/boot-modules.sh test|debug|unwinder DIR
 #	tests/harness/boot-modules.sh STOCK-KERNEL
-#	tests/harness/boot-modules.sh --kernel-dir test|debug
+#	tests/harness/boot-modules.sh --kernel-dir test|debug|unwinder
 #
 # KERNEL:
 #	test	the self-built test kernel (tests/harness/test-kernel.sh)
 #	debug	the same kernel with tests/harness/test-kernel-debug.config on top
 #		(lockdep, kmemleak, debug objects, a preemptible kernel)
+#	unwinder the test kernel with kunwind as its own unwinder
+#		(tests/harness/unwinder-kernel.sh): kunwind.ko is built
+#		without a vmlinux table of its own and registers the
+#		kernel's (unwind/linux/compat.h)
 #	6.1, 6.12 or a full release: a stock Debian kernel, as
 #		tests/harness/stock-boot.sh takes it
 #
 # test and debug: kunwind.ko, with the kernel's vmlinux table
-# (KUNWIND_VMLINUX=<build dir>/vmlinux), and sample/kunwind_sample.ko are
+# (KUNWIND_VMLINUX=<build dir>/vmlinux; unwinder: the kernel's own), and
+# sample/kunwind_sample.ko are
 # built in DIR/src, a copy of the module sources mirrored by content as
 # tests/harness/kunit-run.sh does (an unchanged tree rebuilds nothing); the log
 # is DIR/build.log.  The caller serialises users of DIR.  A stock kernel:
@@ -45,13 +50,13 @@ kdir_only=0
 if [ "${1:-}" = --kernel-dir ]; then
 	kdir_only=1
 	shift
-	[ $# = 1 ] || die "usage: $0 --kernel-dir test|debug"
+	[ $# = 1 ] || die "usage: $0 --kernel-dir test|debug|unwinder"
 fi
 case "${1:-}:$#:$kdir_only" in
-test:2:0 | debug:2:0 | *:1:1) ;;
-test:*:0 | debug:*:0) die "usage: $0 $1 DIR" ;;
+test:2:0 | debug:2:0 | unwinder:2:0 | *:1:1) ;;
+test:*:0 | debug:*:0 | unwinder:*:0) die "usage: $0 $1 DIR" ;;
 ?*:1:0) ;;
-*) die "usage: $0 KERNEL [DIR] (KERNEL: test, debug, 6.1, 6.12, a release)" ;;
+*) die "usage: $0 KERNEL [DIR] (KERNEL: test, debug, unwinder, 6.1, 6.12, a release)" ;;
 esac
 kernel=$1
 dir=${2:-}
@@ -85,13 +90,20 @@ compose_debug() {
 }
 
 case "$kernel" in
-test | debug)
+test | debug | unwinder)
 	t0=$(now)
 	frag=
 	[ "$kernel" = debug ] && frag=$(compose_debug)
-	kdir=$(KUNWIND_KCONFIG=${frag:-${KUNWIND_KCONFIG:-}} \
-		"$top/tests/harness/test-kernel.sh" | tail -n1) ||
-		die "no $kernel kernel (tests/harness/test-kernel.sh failed)"
+	if [ "$kernel" = unwinder ]; then
+		kdir=$("$top/tests/harness/unwinder-kernel.sh" | tail -n1) ||
+			die "no unwinder kernel (tests/harness/unwinder-kernel.sh failed)"
+		vmlinux_table=
+	else
+		kdir=$(KUNWIND_KCONFIG=${frag:-${KUNWIND_KCONFIG:-}} \
+			"$top/tests/harness/test-kernel.sh" | tail -n1) ||
+			die "no $kernel kernel (tests/harness/test-kernel.sh failed)"
+		vmlinux_table=KUNWIND_VMLINUX=$kdir/vmlinux
+	fi
 	bzimage=$kdir/arch/x86/boot/bzImage
 	if [ ! -f "$bzimage" ] || [ ! -f "$kdir/vmlinux" ]; then
 		die "$kernel kernel build dir $kdir lacks vmlinux or bzImage"
@@ -112,7 +124,8 @@ test | debug)
 		make -C "$kdir" -j"$(nproc)" KUNWIND_GEN="$gen" \
 			"$@" >>"$log" 2>&1
 	}
-	if ! kmake M="$src" KUNWIND_VMLINUX="$kdir/vmlinux" modules ||
+	# shellcheck disable=SC2086 # no word or one
+	if ! kmake M="$src" $vmlinux_table modules ||
 	   ! kmake M="$src/sample" modules; then
 		tail -n 40 "$log" >&2
 		die "$kernel: module build failed (log: $log)"
@@ -120,7 +133,7 @@ test | debug)
 	say "$kernel: modules built in $(secs "$t0" "$(now)") s (log: $log)"
 	;;
 *)
-	[ "$kdir_only" = 0 ] || die "--kernel-dir: test or debug only"
+	[ "$kdir_only" = 0 ] || die "--kernel-dir: test, debug or unwinder only"
 	rel=$("$top/tests/harness/stock-boot.sh" --release "$kernel" | tail -n1) ||
 		die "tests/harness/stock-boot.sh --release $kernel failed"
 	stock=$("$top/tests/harness/stock-boot.sh" --no-boot "$kernel" | tail -n1) ||

@@ -22,6 +22,10 @@
  *   non-faulting loads        copy_from_kernel_nofault_allowed()'s checks,
  *                             with the paging's virtual address width
  *   ORC fallback              CONFIG_UNWINDER_ORC only
+ *   the kernel's own kunwind  CONFIG_UNWINDER_KUNWIND (kernel/patches): its
+ *                             vmlinux table (__start_kunwind_table, by
+ *                             name), every module's .kunwind, its oops
+ *                             traces already kunwind's
  *
  * Versions are told apart by what the headers define, not by
  * LINUX_VERSION_CODE: distributions backport.
@@ -328,6 +332,22 @@ static inline const char *kunwind_stack_name(enum stack_type type)
 #define KUNWIND_HAVE_ORC 1
 #else
 #define KUNWIND_HAVE_ORC 0
+#endif
+
+/* ---- the kernel's unwinder is kunwind (kernel/patches) ------------- */
+
+/*
+ * The kernel walks with kunwind's walker and tables itself: vmlinux's
+ * table is in the image between __start_kunwind_table and
+ * __stop_kunwind_table (link-vmlinux.sh; its segment bases relocated
+ * with the kernel, so at run-time addresses), and every module has its
+ * .kunwind section (Makefile.modfinal), which discovery.c finds as it
+ * finds the opt-in line's.
+ */
+#ifdef CONFIG_UNWINDER_KUNWIND
+#define KUNWIND_KERNEL_UNWINDER 1
+#else
+#define KUNWIND_KERNEL_UNWINDER 0
 #endif
 
 #endif /* _KUNWIND_COMPAT_H */

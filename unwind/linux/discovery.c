@@ -341,6 +341,43 @@ static bool banner_ok(const char *banner)
  * placed at those addresses, and the boot CPU's idle task returns into
  * start_kernel() and friends for as long as the machine runs.
  */
+/*
+ * On a kernel whose own unwinder is kunwind (compat.h), with no table
+ * compiled in: the kernel's, found by name (kallsyms has the linker
+ * script's symbols with CONFIG_KALLSYMS_ALL).  Its bases are run-time
+ * addresses already: bias 0.  1 if registered, 0 if there is none.
+ */
+static int kernel_table_register(void)
+{
+	unsigned long start, stop;
+	struct kunwind_text text[2] = {};
+	unsigned int nr_text = 1;
+	struct kunwind_registration *entry;
+
+	if (!KUNWIND_KERNEL_UNWINDER)
+		return 0;
+	start = kunwind_lookup_name("__start_kunwind_table");
+	stop = kunwind_lookup_name("__stop_kunwind_table");
+	if (!start || stop <= start || !kunwind_sym.etext) {
+		pr_info("the kernel's unwinder is kunwind, but its vmlinux table was not found (CONFIG_KALLSYMS_ALL): kernel frames are not walked\n");
+		return 0;
+	}
+	text[0].start = kunwind_sym.stext;
+	text[0].end = PAGE_ALIGN(kunwind_sym.etext);
+	if (kunwind_sym.einittext) {
+		text[1].start = kunwind_sym.sinittext;
+		text[1].end = kunwind_sym.einittext;
+		nr_text++;
+	}
+	entry = kunwind_register_table("vmlinux", NULL, (const void *)start,
+				       stop - start, 0, text, nr_text);
+	if (IS_ERR(entry))
+		return PTR_ERR(entry);
+	pr_info("the kernel's unwinder is kunwind: its vmlinux table (%lu bytes) registered, its oops traces are kunwind's (kunwind.oops off)\n",
+		stop - start);
+	return 1;
+}
+
 int kunwind_vmlinux_register(void)
 {
 	const struct kunwind_vmlinux_info *info = &kunwind_vmlinux_info;
@@ -349,8 +386,12 @@ int kunwind_vmlinux_register(void)
 	unsigned int nr_text = 1;
 	struct kunwind_registration *entry;
 	unsigned long bias;
+	int err;
 
 	if (!len) {
+		err = kernel_table_register();
+		if (err)
+			return err < 0 ? err : 0;
 #ifdef MODULE
 		pr_info("no vmlinux table (build with KUNWIND_VMLINUX=<vmlinux>): kernel frames use the ORC fallback\n");
 #else

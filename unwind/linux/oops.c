@@ -23,7 +23,10 @@
  * notifiers return NOTIFY_DONE: what the kernel does next is not
  * kunwind's to change.
  *
- * kunwind.oops=0 turns both off (default: CONFIG_KUNWIND_OOPS);
+ * kunwind.oops=0 turns both off (default: CONFIG_KUNWIND_OOPS, and off on
+ * a kernel whose own unwinder is kunwind, CONFIG_UNWINDER_KUNWIND: the
+ * kernel's report is then kunwind's walk already, and a second trace
+ * would print the same frames again);
  * kunwind.oops_depth=N prints at most N frames (default 64, at most
  * KUNWIND_MAX_DEPTH).  Both may change at run time, in
  * /sys/module/kunwind/parameters/.
@@ -45,7 +48,7 @@
 #include "print.h"
 #include "symbols.h"
 
-static bool oops_on = IS_ENABLED(CONFIG_KUNWIND_OOPS);
+static bool oops_on = IS_ENABLED(CONFIG_KUNWIND_OOPS) && !KUNWIND_KERNEL_UNWINDER;
 module_param_named(oops, oops_on, bool, 0644);
 MODULE_PARM_DESC(oops, "print kunwind's backtrace when the kernel oopses or panics");
 
