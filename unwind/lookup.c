@@ -20,7 +20,8 @@ static const char *const bad_str[] = {
 	[KUNWIND_BAD_SEGMENT]	= "invalid segment",
 	[KUNWIND_BAD_ORDER]	= "rows not sorted or not covering",
 };
-KUNWIND_STATIC_ASSERT(KUNWIND_ARRAY_SIZE(bad_str) == KUNWIND_BAD_NR);
+
+KUNWIND_STATIC_ASSERT(ARRAY_SIZE(bad_str) == KUNWIND_BAD_NR);
 
 const char *kunwind_bad_str(enum kunwind_bad why)
 {

@@ -24,7 +24,8 @@ static const char *const stop_str[] = {
 	[KUNWIND_STOP_UNSUPPORTED]	= "unsupported rule",
 	[KUNWIND_STOP_BAD_RA]		= "bad return address",
 };
-KUNWIND_STATIC_ASSERT(KUNWIND_ARRAY_SIZE(stop_str) == KUNWIND_STOP_NR);
+
+KUNWIND_STATIC_ASSERT(ARRAY_SIZE(stop_str) == KUNWIND_STOP_NR);
 
 __kunwind_walk const char *kunwind_stop_str(enum kunwind_stop why)
 {
