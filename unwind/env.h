@@ -23,12 +23,14 @@
 /*
  * Code on a walk's path.  A walk may run inside a tracer's callback, a
  * kprobe handler or an NMI, so in the kernel that code can be neither
- * traced (notrace; kunwind.ko is also built without -pg) nor probed: it
- * lies in .kprobes.text, the section kprobes refuses, for modules too.
- * tests/walkpath.test checks that nothing in it calls code outside it.
+ * traced nor probed: it lies in .kprobes.text, the section kprobes
+ * refuses, for modules too, and it is built without -pg (ccflags-remove
+ * of CC_FLAGS_FTRACE, in every Makefile that builds it; inline functions
+ * are notrace in the kernel anyway).  tests/walkpath.test checks that
+ * nothing in it calls code outside it, nor ftrace's hooks.
  */
 #ifdef __KERNEL__
-#define __kunwind_walk	notrace __section(".kprobes.text")
+#define __kunwind_walk	__section(".kprobes.text")
 #else
 #define __kunwind_walk
 #endif
