@@ -36,7 +36,7 @@ static bool plain_name(const char *s)
  * segment's anchor.  Local names may repeat; a global one is unique in
  * a link, and the next link defines it again.
  */
-static bool anchor(const struct kelf *e, unsigned int shndx, uint64_t addr,
+static bool anchor(const struct kelf *e, unsigned int shndx, u64 addr,
 		   struct kelf_sym *best)
 {
 	struct kelf_sym s;

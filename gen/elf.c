@@ -13,8 +13,8 @@
 #include "stages.h"
 
 struct krel {
-	uint64_t off;
-	uint64_t val;		/* S + A, S relative to its section */
+	u64 off;
+	u64 val;		/* S + A, S relative to its section */
 	unsigned int shndx;
 };
 
@@ -25,7 +25,7 @@ struct krels {
 };
 
 struct ksym {
-	uint64_t addr, size;
+	u64 addr, size;
 	const char *name;
 	int rank;		/* among aliases: 0 GLOBAL, 1 WEAK, 2 LOCAL */
 };
@@ -221,7 +221,7 @@ const struct ksec *kelf_sec_by_name(const struct kelf *e, const char *name)
 	return NULL;
 }
 
-const struct ksec *kelf_text_at(const struct kelf *e, uint64_t addr)
+const struct ksec *kelf_text_at(const struct kelf *e, u64 addr)
 {
 	unsigned int i;
 
@@ -235,8 +235,8 @@ const struct ksec *kelf_text_at(const struct kelf *e, uint64_t addr)
 	return NULL;
 }
 
-int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
-		  unsigned int *shndx, uint64_t *val)
+int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, u64 off,
+		  unsigned int *shndx, u64 *val)
 {
 	unsigned int i;
 
@@ -263,7 +263,7 @@ int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
 	return 0;
 }
 
-uint64_t kelf_load_base(const struct kelf *e)
+u64 kelf_load_base(const struct kelf *e)
 {
 	size_t n, i;
 
@@ -378,7 +378,7 @@ static void open_debug_file(struct kelf *e)
 		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off))) {
-			const uint8_t *id = (const uint8_t *)d->d_buf + desc_off;
+			const u8 *id = (const u8 *)d->d_buf + desc_off;
 			char path[256];
 			int len, i;
 
@@ -397,7 +397,7 @@ static void open_debug_file(struct kelf *e)
 	}
 }
 
-const char *kelf_symbol(struct kelf *e, uint64_t addr, uint64_t *off)
+const char *kelf_symbol(struct kelf *e, u64 addr, u64 *off)
 {
 	size_t lo = 0, hi;
 

@@ -222,7 +222,7 @@ static unsigned int sym_shndx(const struct embed *m, size_t i, GElf_Sym *s)
  * -st_value as the addend, gives the same address.
  */
 static int seg_symbol(const struct embed *m, unsigned int shndx, size_t *sym,
-		      int64_t *addend)
+		      s64 *addend)
 {
 	bool found = false;
 	size_t i;
@@ -242,7 +242,7 @@ static int seg_symbol(const struct embed *m, unsigned int shndx, size_t *sym,
 		if (!found && GELF_ST_TYPE(s.st_info) != STT_FILE) {
 			found = true;
 			*sym = i;
-			*addend = -(int64_t)s.st_value;
+			*addend = -(s64)s.st_value;
 		}
 	}
 	return found ? 0 : -1;
@@ -332,7 +332,7 @@ static int put_sections(struct embed *m, Elf_Scn **table, Elf_Scn **rela)
 		return elf_fail(m, "out of memory");
 	for (k = 0; k < m->nr_segs; k++) {
 		size_t sym;
-		int64_t addend;
+		s64 addend;
 
 		if (seg_symbol(m, m->seg_shndx[k], &sym, &addend)) {
 			fprintf(stderr, "kunwind-gen: %s: no symbol in text section %u to relocate the table against\n",

@@ -116,7 +116,7 @@ static int dump_table_file(const char *path)
 static bool is_table_file(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	uint32_t magic = 0;
+	u32 magic = 0;
 
 	if (!f)
 		return false;
@@ -126,14 +126,14 @@ static bool is_table_file(const char *path)
 	return magic == KUNWIND_MAGIC;
 }
 
-static uint64_t sec_size(struct kelf *e, const char *name)
+static u64 sec_size(struct kelf *e, const char *name)
 {
 	const struct ksec *s = kelf_sec_by_name(e, name);
 
 	return s ? s->size : 0;
 }
 
-static void ratio(const char *what, size_t table, uint64_t other)
+static void ratio(const char *what, size_t table, u64 other)
 {
 	if (other)
 		printf("ratio %s %.3f\n", what, (double)table / other);
@@ -141,12 +141,12 @@ static void ratio(const char *what, size_t table, uint64_t other)
 
 static int stats(struct built *b)
 {
-	uint64_t eh = sec_size(b->e, ".eh_frame"), dbg = sec_size(b->e, ".debug_frame");
-	uint64_t hdr = sec_size(b->e, ".eh_frame_hdr");
-	uint64_t orc_u = sec_size(b->e, ".orc_unwind");
-	uint64_t orc_ip = sec_size(b->e, ".orc_unwind_ip");
-	uint64_t orc_l = sec_size(b->e, ".orc_lookup");
-	uint64_t orc = orc_u + orc_ip + orc_l;
+	u64 eh = sec_size(b->e, ".eh_frame"), dbg = sec_size(b->e, ".debug_frame");
+	u64 hdr = sec_size(b->e, ".eh_frame_hdr");
+	u64 orc_u = sec_size(b->e, ".orc_unwind");
+	u64 orc_ip = sec_size(b->e, ".orc_unwind_ip");
+	u64 orc_l = sec_size(b->e, ".orc_lookup");
+	u64 orc = orc_u + orc_ip + orc_l;
 
 	printf("file %s\n", kelf_path(b->e));
 	printf("frame_sections %s\n", b->frame ? b->frame :
