@@ -252,13 +252,12 @@ static void parse_fde(struct ctx *c, u64 off, struct rd *r, bool is64,
 	u64 id = rd_n(r, is64 ? 8 : 4);
 
 	c->st->fdes++;
-	if (c->kind == CFI_EH_FRAME) {
+	/* .debug_frame CIE pointers are relocated in ET_REL */
+	if (c->kind == CFI_EH_FRAME)
 		cie_off = id_field - id;
-	} else if (is_rel(c) && kelf_reloc_at(c->e, c->sec, id_field, &sh, &cie_off)) {
-		/* .debug_frame CIE pointers are relocated in ET_REL */
-	} else {
+	else if (!is_rel(c) ||
+		 !kelf_reloc_at(c->e, c->sec, id_field, &sh, &cie_off))
 		cie_off = id;
-	}
 	cie = get_cie(c, cie_off);
 	if (!cie) {
 		c->st->fdes_bad++;
@@ -276,9 +275,9 @@ static void parse_fde(struct ctx *c, u64 off, struct rd *r, bool is64,
 		const struct ksec *text;
 
 		/* Against a discarded section, or one that holds no code. */
-		if (!kelf_reloc_at(c->e, c->sec, pc_field, &shndx, &start) ||
-		    !(text = kelf_sec(c->e, shndx)) ||
-		    !(text->flags & SHF_EXECINSTR)) {
+		text = kelf_reloc_at(c->e, c->sec, pc_field, &shndx, &start) ?
+		       kelf_sec(c->e, shndx) : NULL;
+		if (!text || !(text->flags & SHF_EXECINSTR)) {
 			c->st->fdes_skipped++;
 			return;
 		}

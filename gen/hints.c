@@ -160,7 +160,8 @@ static int apply(const struct kelf *e, struct cfi_rows *rows,
 
 	end = symbol_end(e, sec, h->addr);
 	if (!end) {
-		fprintf(stderr, "kunwind-gen: %s: %s hint at %s+0x%llx is in no FDE and no symbol: ignored\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: %s hint at %s+0x%llx is in no FDE and no symbol: ignored\n",
 			kelf_path(e), hint_name(h->type), sec->name,
 			(unsigned long long)h->addr);
 		return 1;
@@ -206,7 +207,8 @@ int hints_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	if (!hs || !hs->size)
 		return 0;
 	if (!hs->data || hs->size % KUNWIND_HINT_SIZE) {
-		fprintf(stderr, "kunwind-gen: %s: %s: size %llu is not a multiple of %d: hints ignored\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: %s: size %llu is not a multiple of %d: hints ignored\n",
 			kelf_path(e), hs->name, (unsigned long long)hs->size,
 			KUNWIND_HINT_SIZE);
 		return 0;
@@ -225,7 +227,8 @@ int hints_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 			continue;
 		}
 		if (!hint_ip(e, hs, i, raw.ip, &h[nr].shndx, &h[nr].addr)) {
-			fprintf(stderr, "kunwind-gen: %s: %s hint %zu: ip is not in a text section: ignored\n",
+			fprintf(stderr,
+				"kunwind-gen: %s: %s hint %zu: ip is not in a text section: ignored\n",
 				kelf_path(e), hint_name(raw.type), i);
 			continue;
 		}

@@ -82,7 +82,8 @@ static int build(const char *path, const char *frame, unsigned int flags,
 		return -1;
 	}
 	if (b->cs.fdes_bad)
-		fprintf(stderr, "kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
 			path, b->cs.fdes_bad);
 	return 0;
 }
@@ -95,12 +96,13 @@ static int dump_table_file(const char *path)
 	long len;
 	enum kunwind_bad bad;
 
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) || posix_memalign(&buf, 8, len ? len : 8) ||
-	    fread(buf, 1, len, f) != (size_t)len) {
-		fprintf(stderr, "kunwind-gen: %s: cannot read\n", path);
-		return 1;
-	}
+	if (!f || fseek(f, 0, SEEK_END))
+		goto unreadable;
+	len = ftell(f);
+	if (len < 0 || fseek(f, 0, SEEK_SET) ||
+	    posix_memalign(&buf, 8, len ? len : 8) ||
+	    fread(buf, 1, len, f) != (size_t)len)
+		goto unreadable;
 	fclose(f);
 	bad = kunwind_table_check(buf, len);
 	if (bad) {
@@ -111,6 +113,12 @@ static int dump_table_file(const char *path)
 	dump_table(stdout, buf);
 	free(buf);
 	return 0;
+unreadable:
+	fprintf(stderr, "kunwind-gen: %s: cannot read\n", path);
+	if (f)
+		fclose(f);
+	free(buf);
+	return 1;
 }
 
 static bool is_table_file(const char *path)
@@ -133,7 +141,7 @@ static u64 sec_size(struct kelf *e, const char *name)
 	return s ? s->size : 0;
 }
 
-static void ratio(const char *what, size_t table, u64 other)
+static void print_ratio(const char *what, size_t table, u64 other)
 {
 	if (other)
 		printf("ratio %s %.3f\n", what, (double)table / other);
@@ -168,10 +176,10 @@ static int stats(struct built *b)
 		printf("bytes_orc %llu (orc_unwind %llu orc_unwind_ip %llu orc_lookup %llu)\n",
 		       (unsigned long long)orc, (unsigned long long)orc_u,
 		       (unsigned long long)orc_ip, (unsigned long long)orc_l);
-	ratio("table/eh_frame", b->len, eh);
-	ratio("table/eh_frame+hdr", b->len, eh + hdr);
-	ratio("table/debug_frame", b->len, dbg);
-	ratio("table/orc", b->len, orc);
+	print_ratio("table/eh_frame", b->len, eh);
+	print_ratio("table/eh_frame+hdr", b->len, eh + hdr);
+	print_ratio("table/debug_frame", b->len, dbg);
+	print_ratio("table/orc", b->len, orc);
 	printf("gen_ms %.1f\n", b->ms);
 	return 0;
 }
@@ -228,13 +236,12 @@ int main(int argc, char **argv)
 		kelf_close(b.e);
 		return 1;
 	}
-	if (!strcmp(cmd, "dump")) {
+	if (!strcmp(cmd, "dump"))
 		dump_table(stdout, b.table);
-	} else if (!strcmp(cmd, "stats")) {
+	else if (!strcmp(cmd, "stats"))
 		ret = stats(&b);
-	} else if (kgen_write_file(out, b.table, b.len)) {
+	else if (kgen_write_file(out, b.table, b.len))
 		ret = 1;
-	}
 	free(b.table);
 	kelf_close(b.e);
 	return ret;

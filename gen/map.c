@@ -68,5 +68,6 @@ void kgen_map_free(struct kgen_map *m)
 	free(m->val);
 	m->key = NULL;
 	m->val = NULL;
-	m->slots = m->nr = 0;
+	m->slots = 0;
+	m->nr = 0;
 }

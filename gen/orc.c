@@ -112,8 +112,10 @@ static bool orc_rule(const u8 *p, bool layout63, struct kunwind_rule *r)
 		       KUNWIND_TYPE_REGS : type == 2 ? KUNWIND_TYPE_IRET : 0;
 		signal = kind != KUNWIND_TYPE_CALL;
 	}
+	if (!kind)
+		return false;
 	/* The table's register frames are exact, its calls are not. */
-	if (!kind || signal != (kind != KUNWIND_TYPE_CALL))
+	if (kind == KUNWIND_TYPE_CALL ? signal : !signal)
 		return false;
 	/* A realigned body: the CFA saved at rbp + sp_offset, rbp at rbp. */
 	if (kind == KUNWIND_TYPE_CALL && sp_reg == ORC_REG_BP_INDIRECT) {
@@ -305,13 +307,14 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	size_t i, n, nr = 0, nr_rows, cur = 0, added = 0;
 	struct orc *o;
 	bool layout63;
-	int rel, by_content;
+	int rel, by_release, by_content;
 
 	if (!ips || !ent || !ips->data || !ent->data || !ips->size)
 		return 0;
 	n = ips->size / 4;
 	if (ips->size % 4 || ent->size != n * ORC_ENTRY_SIZE) {
-		fprintf(stderr, "kunwind-gen: %s: .orc_unwind_ip (%llu bytes) and .orc_unwind (%llu) disagree: ORC not used\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: .orc_unwind_ip (%llu bytes) and .orc_unwind (%llu) disagree: ORC not used\n",
 			kelf_path(e), (unsigned long long)ips->size,
 			(unsigned long long)ent->size);
 		return 0;
@@ -321,17 +324,19 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	 * release (a vendor kernel may carry the other layout's patch).
 	 */
 	rel = kernel_release(e);
+	by_release = rel < 0 ? -1 : rel >= 603;
 	by_content = layout_by_content(ent->data, n);
 	if (kelf_sec_by_name(e, ".orc_header"))
 		layout63 = true;
 	else if (by_content >= 0)
 		layout63 = by_content;
-	else if (rel >= 0)
-		layout63 = rel >= 603;
+	else if (by_release >= 0)
+		layout63 = by_release;
 	else
 		layout63 = true;
-	if (rel >= 0 && by_content >= 0 && by_content != (rel >= 603))
-		fprintf(stderr, "kunwind-gen: %s: its ORC entries have the %s layout, its release %d.%d the other: the entries win\n",
+	if (by_release >= 0 && by_content >= 0 && by_content != by_release)
+		fprintf(stderr,
+			"kunwind-gen: %s: its ORC entries have the %s layout, its release %d.%d the other: the entries win\n",
 			kelf_path(e), by_content ? "6.3" : "pre-6.3", rel / 100,
 			rel % 100);
 	o = calloc(n, sizeof(*o));

@@ -63,5 +63,6 @@ void cfi_rows_free(struct cfi_rows *r)
 {
 	free(r->row);
 	r->row = NULL;
-	r->nr = r->alloc = 0;
+	r->nr = 0;
+	r->alloc = 0;
 }

@@ -149,7 +149,8 @@ static void seg_init(struct seg_build *s, const struct kelf *e,
 			if (row[k].end > hi)
 				hi = row[k].end;
 		s->name = ".text";
-		s->base = s->rel = row->start;
+		s->base = row->start;
+		s->rel = row->start;
 		s->size = hi - s->base;
 	}
 }
@@ -214,15 +215,18 @@ static int place(struct layout *l)
 
 	l->stride = l->m.nr > 256 ? 3 : 2;
 	off = sizeof(struct kunwind_hdr) + l->nseg * sizeof(struct kunwind_seg);
-	l->rules = off = align(off, 8);
+	off = align(off, 8);
+	l->rules = off;
 	off += l->m.nr * sizeof(struct kunwind_rule);
 	for (i = 0; i < l->nseg; i++) {
 		struct seg_build *s = &l->seg[i];
 
 		s->buckets = (s->size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
-		s->super = off = align(off, 4);
+		off = align(off, 4);
+		s->super = off;
 		off += ((s->buckets >> 8) + 1) * 4;
-		s->bucket = off = align(off, 2);
+		off = align(off, 2);
+		s->bucket = off;
 		off += (s->buckets + 1) * 2;
 		s->rows = off;
 		off += s->nr * l->stride;
@@ -289,7 +293,8 @@ static void emit(const struct layout *l, u8 *buf)
 		ks[i].rows = s->rows;
 		ks[i].name = s->name_off;
 		emit_seg(l, s, buf);
-		strcpy((char *)buf + l->strings + s->name_off, s->name);
+		memcpy((char *)buf + l->strings + s->name_off, s->name,
+		       strlen(s->name) + 1);
 	}
 }
 
