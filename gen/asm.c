@@ -36,7 +36,7 @@ static bool plain_name(const char *s)
  * segment's anchor.  Local names may repeat; a global one is unique in
  * a link, and the next link defines it again.
  */
-static bool anchor(const struct kelf *e, unsigned int shndx, uint64_t addr,
+static bool anchor(const struct kelf *e, unsigned int shndx, u64 addr,
 		   struct kelf_sym *best)
 {
 	struct kelf_sym s;
@@ -87,11 +87,12 @@ int kgen_asm(const char *in, const char *out)
 	seg_lo = (const u8 *)segs - (const u8 *)t;
 	seg_hi = seg_lo + t->nr_segs * sizeof(*segs);
 	if (out) {
-		tmp = malloc(strlen(out) + sizeof(".tmp"));
+		size_t size = strlen(out) + sizeof(".tmp");
+
+		tmp = malloc(size);
 		if (!tmp)
 			goto out_table;
-		strcpy(tmp, out);
-		strcat(tmp, ".tmp");
+		snprintf(tmp, size, "%s.tmp", out);
 		f = fopen(tmp, "w");
 	} else {
 		f = stdout;
@@ -100,7 +101,8 @@ int kgen_asm(const char *in, const char *out)
 		fprintf(stderr, "kunwind-gen: %s: cannot write\n", tmp);
 		goto out_table;
 	}
-	fprintf(f, "/* kunwind's table of %s, by kunwind-gen asm: %zu bytes, %u segments, %zu rows. */\n",
+	fprintf(f,
+		"/* kunwind's table of %s, by kunwind-gen asm: %zu bytes, %u segments, %zu rows. */\n",
 		in, len, t->nr_segs, ts.rows);
 	fprintf(f, "\t.section .kunwind_table, \"a\"\n\t.balign 8\n");
 	for (off = 0; off < len; off += 8) {
@@ -114,7 +116,8 @@ int kgen_asm(const char *in, const char *out)
 			struct kelf_sym a = { 0 };
 
 			if (!sec || !anchor(e, sec->idx, seg->base, &a)) {
-				fprintf(stderr, "kunwind-gen: %s: no global symbol in %s at or below %#llx\n",
+				fprintf(stderr,
+					"kunwind-gen: %s: no global symbol in %s at or below %#llx\n",
 					in, name, (unsigned long long)seg->base);
 				goto out_file;
 			}

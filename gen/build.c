@@ -30,11 +30,14 @@ void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,
 	if ((!(flags & KGEN_ONLY_ORC) && hints_apply(e, &rows, cs)) ||
 	    (!(flags & (KGEN_NO_ORC | KGEN_ONLY_ORC)) &&
 	     thunks_apply(e, &rows, cs)) ||
-	    (!(flags & KGEN_NO_ORC) && orc_apply(e, &rows, cs)))
+	    (!(flags & KGEN_NO_ORC) && orc_apply(e, &rows, cs))) {
 		fprintf(stderr, "kunwind-gen: %s: out of memory\n", kelf_path(e));
-	else if (!(t = table_build(e, &rows, len, ts, seg_shndx)))
-		fprintf(stderr, "kunwind-gen: %s: cannot build the table\n",
-			kelf_path(e));
+	} else {
+		t = table_build(e, &rows, len, ts, seg_shndx);
+		if (!t)
+			fprintf(stderr, "kunwind-gen: %s: cannot build the table\n",
+				kelf_path(e));
+	}
 	cfi_rows_free(&rows);
 	return t;
 }

@@ -14,9 +14,9 @@
  * hostile input cannot overflow a signed multiplication (the result of
  * such input is rejected later, when it does not fit the table's fields).
  */
-static int64_t factored(uint64_t v, int64_t align)
+static s64 factored(u64 v, s64 align)
 {
-	return (int64_t)(v * (uint64_t)align);
+	return (s64)(v * (u64)align);
 }
 
 /* ---- the interpreter ---- */
@@ -48,14 +48,14 @@ static bool restore_reg(struct interp *in, unsigned int reg)
  * One CFA instruction.  The location instructions are only decoded: what
  * a location is belongs to the FDE (fde_rows() in cfi.c).
  */
-enum step cfa_step(struct interp *in, uint64_t *arg, uint64_t *field)
+enum step cfa_step(struct interp *in, u64 *arg, u64 *field)
 {
 	const struct cie *cie = in->cie;
 	struct rd *r = &in->r;
 	struct cfi_state *s = &in->s;
-	uint8_t op = *r->p++, low = op & 0x3f;
+	u8 op = *r->p++, low = op & 0x3f;
 	struct reg_rule rr = { 0 };
-	uint64_t reg, v;
+	u64 reg, v;
 
 	switch (op >> 6) {
 	case 1:			/* DW_CFA_advance_loc */
@@ -93,7 +93,7 @@ enum step cfa_step(struct interp *in, uint64_t *arg, uint64_t *field)
 	case 0x2f:		/* GNU_negative_offset_extended */
 		reg = rd_uleb(r);
 		rr.kind = op == 0x14 || op == 0x15 ? R_VAL_OFFSET : R_OFFSET;
-		v = op == 0x11 || op == 0x15 ? (uint64_t)rd_sleb(r) : rd_uleb(r);
+		v = op == 0x11 || op == 0x15 ? (u64)rd_sleb(r) : rd_uleb(r);
 		rr.off = factored(op == 0x2f ? -v : v, cie->data_align);
 		set_reg(in, reg, rr);
 		break;
@@ -143,7 +143,7 @@ enum step cfa_step(struct interp *in, uint64_t *arg, uint64_t *field)
 		s->cfa.kind = CFA_EXPR;
 		s->cfa.len = rd_uleb(r);
 		s->cfa.expr = r->p;
-		if (s->cfa.len > (uint64_t)(r->end - r->p))
+		if (s->cfa.len > (u64)(r->end - r->p))
 			return STEP_BAD;
 		r->p += s->cfa.len;
 		break;
@@ -153,7 +153,7 @@ enum step cfa_step(struct interp *in, uint64_t *arg, uint64_t *field)
 		rr.kind = op == 0x10 ? R_EXPR : R_VAL_EXPR;
 		rr.len = rd_uleb(r);
 		rr.expr = r->p;
-		if (rr.len > (uint64_t)(r->end - r->p))
+		if (rr.len > (u64)(r->end - r->p))
 			return STEP_BAD;
 		r->p += rr.len;
 		set_reg(in, reg, rr);
@@ -181,14 +181,14 @@ enum step cfa_step(struct interp *in, uint64_t *arg, uint64_t *field)
  * The CIE's initial instructions: the state each of its FDEs starts
  * from.  They set rules only; a location instruction there is malformed.
  */
-bool cfa_cie_state(const uint8_t *data, const struct cie *cie,
+bool cfa_cie_state(const u8 *data, const struct cie *cie,
 		   struct cfi_state *init)
 {
 	struct interp in = {
 		.cie = cie, .data = data,
 		.r = { cie->insn, cie->insn_end, false },
 	};
-	uint64_t arg, field;
+	u64 arg, field;
 
 	while (in.r.p < in.r.end && !in.r.err)
 		if (cfa_step(&in, &arg, &field) != STEP_RULE)
@@ -199,14 +199,14 @@ bool cfa_cie_state(const uint8_t *data, const struct cie *cie,
 
 /* ---- rules -> kunwind rules ---- */
 
-static bool expr_is(const uint8_t *e, size_t len, const uint8_t *want,
+static bool expr_is(const u8 *e, size_t len, const u8 *want,
 		    size_t wlen)
 {
 	return len == wlen && !memcmp(e, want, len);
 }
 
 /* Expression "DW_OP_bregN N" (breg: its opcode) with an optional trailing op. */
-static bool expr_breg(const uint8_t *e, size_t len, uint8_t breg, int64_t *n,
+static bool expr_breg(const u8 *e, size_t len, u8 breg, s64 *n,
 		      int tail)
 {
 	struct rd r = { e, e + len, false };
@@ -224,9 +224,9 @@ static bool expr_breg(const uint8_t *e, size_t len, uint8_t breg, int64_t *n,
  * DW_OP_breg7 N; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and; DW_OP_litT;
  * DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus.
  */
-static bool expr_plt(const uint8_t *e, size_t len, int64_t *n, unsigned int *t)
+static bool expr_plt(const u8 *e, size_t len, s64 *n, unsigned int *t)
 {
-	static const uint8_t tail[] = { 0x2a, 0x33, 0x24, 0x22 };
+	static const u8 tail[] = { 0x2a, 0x33, 0x24, 0x22 };
 	struct rd r = { e, e + len, false };
 
 	if (!len || *r.p++ != 0x77)
@@ -249,14 +249,14 @@ static struct kunwind_rule unsupported(void)
 struct kunwind_rule cfa_to_rule(const struct cfi_state *s)
 {
 	struct kunwind_rule r = { 0 };
-	int64_t n, bp, ra;
+	s64 n, bp, ra;
 	unsigned int t;
 
 	if (s->cfa.kind == CFA_EXPR) {
 		if (expr_plt(s->cfa.expr, s->cfa.len, &n, &t) &&
 		    s->ra.kind == R_OFFSET && s->ra.off == -8 &&
 		    (s->bp.kind == R_SAME || s->bp.kind == R_UNDEF) &&
-		    n == (int32_t)n) {
+		    n == (s32)n) {
 			r.type = KUNWIND_TYPE_PLT;
 			r.cfa_off = n;
 			r.reg = t;
@@ -275,7 +275,7 @@ struct kunwind_rule cfa_to_rule(const struct cfi_state *s)
 		}
 		/* A realigned stack (DRAP): see KUNWIND_REG_BP_INDIRECT. */
 		if (expr_breg(s->cfa.expr, s->cfa.len, 0x76, &n, 0x06) &&
-		    n == (int32_t)n && s->bp.kind == R_EXPR &&
+		    n == (s32)n && s->bp.kind == R_EXPR &&
 		    expr_breg(s->bp.expr, s->bp.len, 0x76, &bp, -1) && !bp &&
 		    s->ra.kind == R_OFFSET && s->ra.off == -8 &&
 		    (s->sp.kind == R_SAME || s->sp.kind == R_UNDEF)) {
@@ -297,7 +297,7 @@ struct kunwind_rule cfa_to_rule(const struct cfi_state *s)
 
 	if (s->cfa.kind == CFA_REG) {
 		if ((s->cfa.reg != DW_REG_RSP && s->cfa.reg != DW_REG_RBP) ||
-		    s->cfa.off != (int32_t)s->cfa.off)
+		    s->cfa.off != (s32)s->cfa.off)
 			return unsupported();
 		r.reg = s->cfa.reg == DW_REG_RSP ? KUNWIND_REG_SP : KUNWIND_REG_BP;
 		r.cfa_off = s->cfa.off;
@@ -308,7 +308,7 @@ struct kunwind_rule cfa_to_rule(const struct cfi_state *s)
 	case R_UNDEF:
 		break;
 	case R_OFFSET:
-		if (!s->bp.off || s->bp.off != (int16_t)s->bp.off)
+		if (!s->bp.off || s->bp.off != (s16)s->bp.off)
 			return unsupported();
 		r.bp_off = s->bp.off;
 		break;

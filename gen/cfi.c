@@ -14,9 +14,9 @@
 struct ctx {
 	struct kelf *e;
 	const struct ksec *sec;		/* the frame section, NULL when fuzzing */
-	const uint8_t *data;
+	const u8 *data;
 	size_t len;
-	uint64_t addr;			/* the frame section's address */
+	u64 addr;			/* the frame section's address */
 	enum cfi_kind kind;
 	struct cfi_rows *out;
 	struct cfi_stats *st;
@@ -31,9 +31,9 @@ static bool is_rel(const struct ctx *c)
 }
 
 /* Read an entry's length; sets *is64.  Returns false at a terminator. */
-static bool rd_length(struct rd *r, uint64_t *len, bool *is64)
+static bool rd_length(struct rd *r, u64 *len, bool *is64)
 {
-	uint64_t l = rd_n(r, 4);
+	u64 l = rd_n(r, 4);
 
 	*is64 = l == 0xffffffff;
 	if (*is64)
@@ -42,19 +42,19 @@ static bool rd_length(struct rd *r, uint64_t *len, bool *is64)
 	return !r->err;
 }
 
-static bool skip_ptr(struct rd *r, uint8_t enc)
+static bool skip_ptr(struct rd *r, u8 enc)
 {
 	if (enc != PE_OMIT)
 		rd_enc(r, enc);
 	return !r->err;
 }
 
-static void parse_cie(struct ctx *c, uint64_t off, struct cie *cie)
+static void parse_cie(struct ctx *c, u64 off, struct cie *cie)
 {
 	struct rd r = { c->data + off, c->data + c->len, false };
-	uint64_t len, id;
+	u64 len, id;
 	const char *aug;
-	const uint8_t *aug_end = NULL;
+	const u8 *aug_end = NULL;
 	bool is64;
 	int version;
 
@@ -62,7 +62,7 @@ static void parse_cie(struct ctx *c, uint64_t off, struct cie *cie)
 	cie->off = off;
 	cie->fde_enc = 0;	/* absptr */
 	cie->ra_reg = DW_REG_RIP;
-	if (!rd_length(&r, &len, &is64) || !len || len > (uint64_t)(r.end - r.p))
+	if (!rd_length(&r, &len, &is64) || !len || len > (u64)(r.end - r.p))
 		return;
 	r.end = r.p + len;
 	id = rd_n(&r, is64 ? 8 : 4);
@@ -85,16 +85,16 @@ static void parse_cie(struct ctx *c, uint64_t off, struct cie *cie)
 	cie->data_align = rd_sleb(&r);
 	cie->ra_reg = version == 1 ? rd_n(&r, 1) : rd_uleb(&r);
 	if (*aug == 'z') {
-		uint64_t alen = rd_uleb(&r);
+		u64 alen = rd_uleb(&r);
 
-		if (r.err || alen > (uint64_t)(r.end - r.p))
+		if (r.err || alen > (u64)(r.end - r.p))
 			return;
 		aug_end = r.p + alen;
 		cie->z = true;
 		aug++;
 	}
 	for (; *aug; aug++) {
-		uint8_t enc;
+		u8 enc;
 
 		switch (*aug) {
 		case 'R':
@@ -144,7 +144,7 @@ done:
  * thousands of FDEs); NULL if it is malformed.  The pointer lasts until
  * the next call.
  */
-static const struct cie *get_cie(struct ctx *c, uint64_t off)
+static const struct cie *get_cie(struct ctx *c, u64 off)
 {
 	long i;
 
@@ -173,14 +173,14 @@ static const struct cie *get_cie(struct ctx *c, uint64_t off)
 struct fde {
 	const struct cie *cie;
 	unsigned int shndx;		/* its text section */
-	uint64_t loc, end;		/* section-relative: next row, range end */
-	uint64_t section_base;		/* the section's address (linked files) */
+	u64 loc, end;			/* section-relative: next row, range end */
+	u64 section_base;		/* the section's address (linked files) */
 	struct cfi_state init;		/* after the CIE's instructions */
 };
 
 /* A set_loc operand as a section-relative location; false if it is none. */
-static bool set_loc(struct ctx *c, const struct fde *f, uint64_t field,
-		    uint64_t *loc)
+static bool set_loc(struct ctx *c, const struct fde *f, u64 field,
+		    u64 *loc)
 {
 	unsigned int sh;
 
@@ -201,14 +201,14 @@ static bool set_loc(struct ctx *c, const struct fde *f, uint64_t field,
  * *last gets the rules for the stretch after the last one.  False on
  * malformed input: f->loc is then where the rows stop.
  */
-static bool fde_rows(struct ctx *c, struct fde *f, const uint8_t *p,
-		     const uint8_t *end, struct cfi_state *last)
+static bool fde_rows(struct ctx *c, struct fde *f, const u8 *p,
+		     const u8 *end, struct cfi_state *last)
 {
 	struct interp in = {
 		.cie = f->cie, .data = c->data, .r = { p, end, false },
 		.s = f->init, .init = &f->init,
 	};
-	uint64_t arg, field, loc;
+	u64 arg, field, loc;
 
 	while (in.r.p < in.r.end && !in.r.err) {
 		switch (cfa_step(&in, &arg, &field)) {
@@ -241,24 +241,23 @@ static bool fde_rows(struct ctx *c, struct fde *f, const uint8_t *p,
 	return !in.r.err;
 }
 
-static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
-		      uint64_t id_field)
+static void parse_fde(struct ctx *c, u64 off, struct rd *r, bool is64,
+		      u64 id_field)
 {
 	const struct cie *cie;
-	uint64_t cie_off, pc_field, start, range, section_base = 0;
+	u64 cie_off, pc_field, start, range, section_base = 0;
 	unsigned int shndx = 1, sh;
 	struct cfi_state last;
 	struct fde f;
-	uint64_t id = rd_n(r, is64 ? 8 : 4);
+	u64 id = rd_n(r, is64 ? 8 : 4);
 
 	c->st->fdes++;
-	if (c->kind == CFI_EH_FRAME) {
+	/* .debug_frame CIE pointers are relocated in ET_REL */
+	if (c->kind == CFI_EH_FRAME)
 		cie_off = id_field - id;
-	} else if (is_rel(c) && kelf_reloc_at(c->e, c->sec, id_field, &sh, &cie_off)) {
-		/* .debug_frame CIE pointers are relocated in ET_REL */
-	} else {
+	else if (!is_rel(c) ||
+		 !kelf_reloc_at(c->e, c->sec, id_field, &sh, &cie_off))
 		cie_off = id;
-	}
 	cie = get_cie(c, cie_off);
 	if (!cie) {
 		c->st->fdes_bad++;
@@ -276,9 +275,9 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 		const struct ksec *text;
 
 		/* Against a discarded section, or one that holds no code. */
-		if (!kelf_reloc_at(c->e, c->sec, pc_field, &shndx, &start) ||
-		    !(text = kelf_sec(c->e, shndx)) ||
-		    !(text->flags & SHF_EXECINSTR)) {
+		text = kelf_reloc_at(c->e, c->sec, pc_field, &shndx, &start) ?
+		       kelf_sec(c->e, shndx) : NULL;
+		if (!text || !(text->flags & SHF_EXECINSTR)) {
 			c->st->fdes_skipped++;
 			return;
 		}
@@ -302,9 +301,9 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 		return;
 	}
 	if (cie->z) {
-		uint64_t alen = rd_uleb(r);
+		u64 alen = rd_uleb(r);
 
-		if (r->err || alen > (uint64_t)(r->end - r->p)) {
+		if (r->err || alen > (u64)(r->end - r->p)) {
 			c->st->fdes_bad++;
 			return;
 		}
@@ -336,7 +335,7 @@ static void parse_fde(struct ctx *c, uint64_t off, struct rd *r, bool is64,
 		     &(struct kunwind_rule){ .type = KUNWIND_TYPE_UNSUPPORTED });
 }
 
-int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
+int cfi_parse(struct kelf *e, const u8 *data, size_t len, u64 addr,
 	      const struct ksec *sec, enum cfi_kind kind, struct cfi_rows *out,
 	      struct cfi_stats *st)
 {
@@ -344,12 +343,12 @@ int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
 		.e = e, .sec = sec, .data = data, .len = len, .addr = addr,
 		.kind = kind, .out = out, .st = st,
 	};
-	uint64_t off = 0;
+	u64 off = 0;
 	size_t i, first = out->nr;
 
 	while (off + 4 <= len) {
 		struct rd r = { data + off, data + len, false };
-		uint64_t elen, id_field, id;
+		u64 elen, id_field, id;
 		bool is64;
 
 		if (!rd_length(&r, &elen, &is64))
@@ -360,7 +359,7 @@ int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
 			off = r.p - data;
 			continue;
 		}
-		if (elen > (uint64_t)(r.end - r.p)) {
+		if (elen > (u64)(r.end - r.p)) {
 			st->fdes_bad++;
 			break;
 		}

@@ -28,32 +28,32 @@
 
 /* A parsed CIE. */
 struct cie {
-	uint64_t off;
-	uint64_t code_align;
-	int64_t data_align;
+	u64 off;
+	u64 code_align;
+	s64 data_align;
 	unsigned int ra_reg;
-	uint8_t fde_enc;
+	u8 fde_enc;
 	bool z, ok;
-	const uint8_t *insn, *insn_end;
+	const u8 *insn, *insn_end;
 };
 
 /* Rules of one register. */
 enum { R_SAME, R_UNDEF, R_OFFSET, R_VAL_OFFSET, R_REG, R_EXPR, R_VAL_EXPR };
 
 struct reg_rule {
-	uint8_t kind;
-	int64_t off;
-	const uint8_t *expr;
+	u8 kind;
+	s64 off;
+	const u8 *expr;
 	size_t len;
 };
 
 enum { CFA_NONE, CFA_REG, CFA_EXPR };
 
 struct cfa_rule {
-	uint8_t kind;
+	u8 kind;
 	unsigned int reg;
-	int64_t off;
-	const uint8_t *expr;
+	s64 off;
+	const u8 *expr;
 	size_t len;
 };
 
@@ -69,7 +69,7 @@ struct cfi_state {
  */
 struct interp {
 	const struct cie *cie;
-	const uint8_t *data;		/* the frame section (set_loc's offset) */
+	const u8 *data;			/* the frame section (set_loc's offset) */
 	struct rd r;
 	struct cfi_state s;
 	const struct cfi_state *init;
@@ -90,12 +90,12 @@ enum step {
  * there; a location instruction is only decoded (STEP_ADVANCE,
  * STEP_SET_LOC): what a location is belongs to the FDE (cfi.c).
  */
-enum step cfa_step(struct interp *in, uint64_t *arg, uint64_t *field);
+enum step cfa_step(struct interp *in, u64 *arg, u64 *field);
 /*
  * The CIE's initial instructions: the state each of its FDEs starts
  * from.  data is the frame section.  False if they are malformed.
  */
-bool cfa_cie_state(const uint8_t *data, const struct cie *cie,
+bool cfa_cie_state(const u8 *data, const struct cie *cie,
 		   struct cfi_state *init);
 /* The kunwind rule of a state; UNSUPPORTED where the table cannot say it. */
 struct kunwind_rule cfa_to_rule(const struct cfi_state *s);

@@ -11,7 +11,6 @@
 #define _KUNWIND_GEN_DWARF_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include "../unwind/env.h"
 
 /* DW_EH_PE_* pointer encodings */
@@ -22,13 +21,13 @@
 #define PE_INDIRECT	0x80
 
 struct rd {
-	const uint8_t *p, *end;
+	const u8 *p, *end;
 	bool err;
 };
 
-static inline uint64_t rd_n(struct rd *r, unsigned int n)
+static inline u64 rd_n(struct rd *r, unsigned int n)
 {
-	uint64_t v = 0;
+	u64 v = 0;
 	unsigned int i;
 
 	if ((size_t)(r->end - r->p) < n) {
@@ -37,21 +36,21 @@ static inline uint64_t rd_n(struct rd *r, unsigned int n)
 		return 0;
 	}
 	for (i = 0; i < n; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
+		v |= (u64)r->p[i] << (8 * i);
 	r->p += n;
 	return v;
 }
 
-static inline uint64_t rd_uleb(struct rd *r)
+static inline u64 rd_uleb(struct rd *r)
 {
-	uint64_t v = 0;
+	u64 v = 0;
 	unsigned int shift = 0;
 
 	while (r->p < r->end) {
-		uint8_t b = *r->p++;
+		u8 b = *r->p++;
 
 		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
+			v |= (u64)(b & 0x7f) << shift;
 		shift += 7;
 		if (!(b & 0x80))
 			return v;
@@ -60,21 +59,21 @@ static inline uint64_t rd_uleb(struct rd *r)
 	return 0;
 }
 
-static inline int64_t rd_sleb(struct rd *r)
+static inline s64 rd_sleb(struct rd *r)
 {
-	uint64_t v = 0;
+	u64 v = 0;
 	unsigned int shift = 0;
-	uint8_t b = 0;
+	u8 b = 0;
 
 	while (r->p < r->end) {
 		b = *r->p++;
 		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
+			v |= (u64)(b & 0x7f) << shift;
 		shift += 7;
 		if (!(b & 0x80)) {
 			if (shift < 64 && (b & 0x40))
 				v |= ~0ULL << shift;
-			return (int64_t)v;
+			return (s64)v;
 		}
 	}
 	r->err = true;
@@ -82,7 +81,7 @@ static inline int64_t rd_sleb(struct rd *r)
 }
 
 /* Read a DW_EH_PE-encoded value (no application: see rd_ptr). */
-static inline uint64_t rd_enc(struct rd *r, uint8_t enc)
+static inline u64 rd_enc(struct rd *r, u8 enc)
 {
 	switch (enc & PE_FORMAT) {
 	case 0x00: return rd_n(r, 8);			/* absptr */
@@ -91,8 +90,8 @@ static inline uint64_t rd_enc(struct rd *r, uint8_t enc)
 	case 0x03: return rd_n(r, 4);
 	case 0x04: return rd_n(r, 8);
 	case 0x09: return rd_sleb(r);
-	case 0x0a: return (int16_t)rd_n(r, 2);
-	case 0x0b: return (int32_t)rd_n(r, 4);
+	case 0x0a: return (s16)rd_n(r, 2);
+	case 0x0b: return (s32)rd_n(r, 4);
 	case 0x0c: return rd_n(r, 8);
 	}
 	r->err = true;

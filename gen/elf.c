@@ -13,8 +13,8 @@
 #include "stages.h"
 
 struct krel {
-	uint64_t off;
-	uint64_t val;		/* S + A, S relative to its section */
+	u64 off;
+	u64 val;		/* S + A, S relative to its section */
 	unsigned int shndx;
 };
 
@@ -25,7 +25,7 @@ struct krels {
 };
 
 struct ksym {
-	uint64_t addr, size;
+	u64 addr, size;
 	const char *name;
 	int rank;		/* among aliases: 0 GLOBAL, 1 WEAK, 2 LOCAL */
 };
@@ -63,7 +63,8 @@ static int load_rela(struct kelf *e, Elf_Scn *scn, GElf_Shdr *sh,
 	Elf_Scn *symscn = elf_getscn(e->elf, sh->sh_link);
 	size_t i, n;
 
-	if (!d || !symscn || !(symd = elf_getdata(symscn, NULL)))
+	symd = symscn ? elf_getdata(symscn, NULL) : NULL;
+	if (!d || !symd)
 		return -1;
 	n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 	out->target = sh->sh_info;
@@ -133,24 +134,24 @@ struct kelf *kelf_open(const char *path)
 		 */
 		s->name = elf_strptr(e->elf, shstrndx, sh.sh_name);
 		if (!s->name) {
-			fprintf(stderr, "kunwind: %s: section %zu: name unreadable: section ignored\n",
+			fprintf(stderr,
+				"kunwind: %s: section %zu: name unreadable: section ignored\n",
 				path, i);
 			continue;
 		}
 		s->idx = i;
-		if (sh.sh_type == SHT_SYMTAB && !e->symtab && sh.sh_entsize &&
-		    (d = elf_getdata(scn, NULL))) {
+		d = sh.sh_type != SHT_NOBITS ? elf_getdata(scn, NULL) : NULL;
+		if (sh.sh_type == SHT_SYMTAB && !e->symtab && sh.sh_entsize && d) {
 			e->symtab = d;
 			e->nr_symtab = d->d_size / sh.sh_entsize;
 			e->symtab_strtab = sh.sh_link;
 		} else if (sh.sh_type == SHT_SYMTAB_SHNDX) {
-			e->symtab_shndx = elf_getdata(scn, NULL);
+			e->symtab_shndx = d;
 		}
 		s->addr = sh.sh_addr;
 		s->size = sh.sh_size;
 		s->flags = sh.sh_flags;
-		if (sh.sh_type != SHT_NOBITS && (d = elf_getdata(scn, NULL)) &&
-		    d->d_size == sh.sh_size)
+		if (d && d->d_size == sh.sh_size)
 			s->data = d->d_buf;
 		if (sh.sh_type == SHT_RELA && e->ehdr.e_type == ET_REL) {
 			struct krels *r = realloc(e->rels, (e->nr_rels + 1) * sizeof(*r));
@@ -221,7 +222,7 @@ const struct ksec *kelf_sec_by_name(const struct kelf *e, const char *name)
 	return NULL;
 }
 
-const struct ksec *kelf_text_at(const struct kelf *e, uint64_t addr)
+const struct ksec *kelf_text_at(const struct kelf *e, u64 addr)
 {
 	unsigned int i;
 
@@ -235,8 +236,8 @@ const struct ksec *kelf_text_at(const struct kelf *e, uint64_t addr)
 	return NULL;
 }
 
-int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
-		  unsigned int *shndx, uint64_t *val)
+int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, u64 off,
+		  unsigned int *shndx, u64 *val)
 {
 	unsigned int i;
 
@@ -263,7 +264,7 @@ int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
 	return 0;
 }
 
-uint64_t kelf_load_base(const struct kelf *e)
+u64 kelf_load_base(const struct kelf *e)
 {
 	size_t n, i;
 
@@ -318,8 +319,8 @@ static int sym_cmp(const void *a, const void *b)
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	/* Among aliases prefer sized symbols, then GLOBAL, WEAK, LOCAL (as eu-stack). */
-	if ((x->size == 0) != (y->size == 0))
-		return (x->size == 0) - (y->size == 0);
+	if (!x->size != !y->size)
+		return !x->size - !y->size;
 	if (x->rank != y->rank)
 		return x->rank - y->rank;
 	return strcmp(x->name, y->name);
@@ -334,9 +335,11 @@ static void add_syms(struct kelf *e, Elf *elf, size_t *alloc)
 		Elf_Data *d;
 		size_t i, n;
 
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
 		for (i = 0; i < n; i++) {
@@ -345,8 +348,10 @@ static void add_syms(struct kelf *e, Elf *elf, size_t *alloc)
 			const char *name;
 
 			if (!gelf_getsym(d, i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    s.st_shndx == SHN_UNDEF ||
-			    !(name = elf_strptr(elf, sh.sh_link, s.st_name)) || !*name)
+			    s.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (!name || !*name)
 				continue;
 			p = kgen_grow(e->sym, alloc, e->nr_syms, sizeof(*p), 256);
 			if (!p)
@@ -374,11 +379,13 @@ static void open_debug_file(struct kelf *e)
 		GElf_Nhdr nh;
 		size_t off = 0, name_off, desc_off;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
-		    !(d = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
 			continue;
 		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off))) {
-			const uint8_t *id = (const uint8_t *)d->d_buf + desc_off;
+			const u8 *id = (const u8 *)d->d_buf + desc_off;
 			char path[256];
 			int len, i;
 
@@ -397,7 +404,7 @@ static void open_debug_file(struct kelf *e)
 	}
 }
 
-const char *kelf_symbol(struct kelf *e, uint64_t addr, uint64_t *off)
+const char *kelf_symbol(struct kelf *e, u64 addr, u64 *off)
 {
 	size_t lo = 0, hi;
 

@@ -60,7 +60,7 @@ static void *keep(struct embed *m, size_t len)
 {
 	void *p;
 
-	if (m->nr_keep == sizeof(m->keep) / sizeof(m->keep[0]))
+	if (m->nr_keep == ARRAY_SIZE(m->keep))
 		return NULL;
 	p = calloc(1, len ? len : 1);
 	if (p)
@@ -111,7 +111,8 @@ static int build(struct embed *m)
 	if (!m->table)
 		goto out;
 	if (cs.fdes_bad)
-		fprintf(stderr, "kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
 			m->path, cs.fdes_bad);
 	h = m->table;
 	m->nr_segs = h->nr_segs;
@@ -122,10 +123,13 @@ static int build(struct embed *m)
 	 * built without unwind information) still builds.
 	 */
 	if (!m->nr_segs) {
-		fprintf(stderr, "kunwind-gen: %s: %s: no table embedded\n",
-			m->path, has_code(e) ?
-			"no unwind rows (no .debug_frame or .eh_frame: built without CONFIG_DEBUG_INFO?; no hint, no ORC)" :
-			"no code");
+		if (has_code(e))
+			fprintf(stderr,
+				"kunwind-gen: %s: no unwind rows (no .debug_frame or .eh_frame: built without CONFIG_DEBUG_INFO?; no hint, no ORC): no table embedded\n",
+				m->path);
+		else
+			fprintf(stderr, "kunwind-gen: %s: no code: no table embedded\n",
+				m->path);
 		ret = 0;
 		goto out;
 	}
@@ -164,7 +168,10 @@ static long append(struct embed *m, Elf_Scn *scn, const void *p, size_t len,
 	void *buf = keep(m, len);
 	Elf_Data *d;
 
-	if (!buf || !(d = elf_newdata(scn)))
+	if (!buf)
+		return -1;
+	d = elf_newdata(scn);
+	if (!d)
 		return -1;
 	memcpy(buf, p, len);
 	d->d_buf = buf;
@@ -187,7 +194,9 @@ static int set_data(struct embed *m, Elf_Scn *scn, const char *name,
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 
-	if (!d && !(d = elf_newdata(scn)))
+	if (!d)
+		d = elf_newdata(scn);
+	if (!d)
 		return elf_fail(m, "elf_newdata");
 	if (elf_getdata(scn, d)) {
 		fprintf(stderr, "kunwind-gen: %s: %s has several data chunks\n",
@@ -222,7 +231,7 @@ static unsigned int sym_shndx(const struct embed *m, size_t i, GElf_Sym *s)
  * -st_value as the addend, gives the same address.
  */
 static int seg_symbol(const struct embed *m, unsigned int shndx, size_t *sym,
-		      int64_t *addend)
+		      s64 *addend)
 {
 	bool found = false;
 	size_t i;
@@ -242,7 +251,7 @@ static int seg_symbol(const struct embed *m, unsigned int shndx, size_t *sym,
 		if (!found && GELF_ST_TYPE(s.st_info) != STT_FILE) {
 			found = true;
 			*sym = i;
-			*addend = -(int64_t)s.st_value;
+			*addend = -(s64)s.st_value;
 		}
 	}
 	return found ? 0 : -1;
@@ -279,14 +288,15 @@ static int find_sections(struct embed *m, Elf_Scn **table, Elf_Scn **rela)
 		fprintf(stderr, "kunwind-gen: %s: no symbol table\n", m->path);
 		return -1;
 	}
-	if (!gelf_getshdr(m->symtab, &sh) || !sh.sh_entsize ||
-	    !(m->symd = elf_getdata(m->symtab, NULL)))
+	m->symd = elf_getdata(m->symtab, NULL);
+	if (!gelf_getshdr(m->symtab, &sh) || !sh.sh_entsize || !m->symd)
 		return elf_fail(m, ".symtab");
 	m->nr_syms = sh.sh_size / sh.sh_entsize;
 	m->strtab = elf_getscn(m->elf, sh.sh_link);
 	if (!m->strtab || !elf_getdata(m->strtab, NULL))
 		return elf_fail(m, ".strtab");
-	if (m->xndx && !(m->xndxd = elf_getdata(m->xndx, NULL)))
+	m->xndxd = m->xndx ? elf_getdata(m->xndx, NULL) : NULL;
+	if (m->xndx && !m->xndxd)
 		return elf_fail(m, ".symtab_shndx");
 	/* Read every section we append to before appending (libelf). */
 	if (!elf_getdata(m->shstrtab, NULL))
@@ -322,7 +332,8 @@ static int put_sections(struct embed *m, Elf_Scn **table, Elf_Scn **rela)
 	sh.sh_size = m->len;
 	sh.sh_addralign = 8;
 	sh.sh_entsize = 0;
-	sh.sh_link = sh.sh_info = 0;
+	sh.sh_link = 0;
+	sh.sh_info = 0;
 	if (!gelf_update_shdr(*table, &sh) ||
 	    set_data(m, *table, TABLE_SEC, m->table, m->len, ELF_T_BYTE))
 		return elf_fail(m, TABLE_SEC);
@@ -332,10 +343,11 @@ static int put_sections(struct embed *m, Elf_Scn **table, Elf_Scn **rela)
 		return elf_fail(m, "out of memory");
 	for (k = 0; k < m->nr_segs; k++) {
 		size_t sym;
-		int64_t addend;
+		s64 addend;
 
 		if (seg_symbol(m, m->seg_shndx[k], &sym, &addend)) {
-			fprintf(stderr, "kunwind-gen: %s: no symbol in text section %u to relocate the table against\n",
+			fprintf(stderr,
+				"kunwind-gen: %s: no symbol in text section %u to relocate the table against\n",
 				m->path, m->seg_shndx[k]);
 			return -1;
 		}
@@ -522,7 +534,8 @@ static int verify(const struct embed *m, const char *path)
 
 	if (!s || !s->data || s->size != m->len ||
 	    memcmp(s->data, m->table, m->len)) {
-		fprintf(stderr, "kunwind-gen: %s: internal error: %s as written differs from the table\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: internal error: %s as written differs from the table\n",
 			path, TABLE_SEC);
 		ret = -1;
 	}
@@ -537,15 +550,15 @@ static int verify(const struct embed *m, const char *path)
  */
 static int tmp_beside(const char *path, char **tmp)
 {
+	size_t size = strlen(path) + sizeof(".kunwind-XXXXXX");
 	int fd;
 
-	*tmp = malloc(strlen(path) + sizeof(".kunwind-XXXXXX"));
+	*tmp = malloc(size);
 	if (!*tmp) {
 		fprintf(stderr, "kunwind-gen: %s: out of memory\n", path);
 		return -1;
 	}
-	strcpy(*tmp, path);
-	strcat(*tmp, ".kunwind-XXXXXX");
+	snprintf(*tmp, size, "%s.kunwind-XXXXXX", path);
 	fd = mkstemp(*tmp);
 	if (fd < 0)
 		perror(*tmp);

@@ -22,7 +22,7 @@
 
 struct hint {
 	unsigned int shndx;
-	uint64_t addr;		/* section-relative, like the rows */
+	u64 addr;		/* section-relative, like the rows */
 	struct kunwind_rule rule;
 	unsigned int type;	/* KUNWIND_HINT_TYPE_*, for messages */
 	size_t idx;		/* position in the hint section */
@@ -82,17 +82,16 @@ static int hint_cmp(const void *a, const void *b)
  * contains addr (labels and other symbols of sec bound the ones without a
  * size).  0 if no symbol of sec is at or below addr.
  */
-static uint64_t symbol_end(const struct kelf *e, const struct ksec *sec,
-			   uint64_t addr)
+static u64 symbol_end(const struct kelf *e, const struct ksec *sec, u64 addr)
 {
-	uint64_t base = kelf_type(e) == ET_REL ? 0 : sec->addr;
-	uint64_t sized = 0, next = sec->size;
+	u64 base = kelf_type(e) == ET_REL ? 0 : sec->addr;
+	u64 sized = 0, next = sec->size;
 	struct kelf_sym s;
 	bool any = false;
 	size_t i;
 
 	for (i = 1; i < kelf_nr_syms(e); i++) {
-		uint64_t v;
+		u64 v;
 
 		if (!kelf_sym(e, i, &s) || s.shndx != sec->idx ||
 		    s.type == STT_SECTION || s.type == STT_FILE)
@@ -114,10 +113,10 @@ static uint64_t symbol_end(const struct kelf *e, const struct ksec *sec,
 }
 
 /* The start of the first row of shndx after addr, or the section's end. */
-static uint64_t next_row(const struct cfi_rows *rows, const struct ksec *sec,
-			 uint64_t addr)
+static u64 next_row(const struct cfi_rows *rows, const struct ksec *sec,
+		    u64 addr)
 {
-	uint64_t next = sec->size;
+	u64 next = sec->size;
 	size_t i;
 
 	for (i = 0; i < rows->nr; i++)
@@ -134,12 +133,12 @@ static uint64_t next_row(const struct cfi_rows *rows, const struct ksec *sec,
  * Returns 0 when applied, 1 when ignored, -1 when out of memory.
  */
 static int apply(const struct kelf *e, struct cfi_rows *rows,
-		 const struct hint *h, uint64_t limit)
+		 const struct hint *h, u64 limit)
 {
 	const struct ksec *sec = kelf_sec(e, h->shndx);
 	size_t i, nr = rows->nr;
 	bool covered = false;
-	uint64_t end;
+	u64 end;
 
 	for (i = 0; i < nr; i++) {
 		struct cfi_row old = rows->row[i];
@@ -161,7 +160,8 @@ static int apply(const struct kelf *e, struct cfi_rows *rows,
 
 	end = symbol_end(e, sec, h->addr);
 	if (!end) {
-		fprintf(stderr, "kunwind-gen: %s: %s hint at %s+0x%llx is in no FDE and no symbol: ignored\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: %s hint at %s+0x%llx is in no FDE and no symbol: ignored\n",
 			kelf_path(e), hint_name(h->type), sec->name,
 			(unsigned long long)h->addr);
 		return 1;
@@ -175,9 +175,9 @@ static int apply(const struct kelf *e, struct cfi_rows *rows,
 
 /* Resolve the ip of hint i: the text section and the offset in it. */
 static bool hint_ip(const struct kelf *e, const struct ksec *hs, size_t i,
-		    int32_t ip, unsigned int *shndx, uint64_t *addr)
+		    s32 ip, unsigned int *shndx, u64 *addr)
 {
-	uint64_t off = i * KUNWIND_HINT_SIZE;
+	u64 off = i * KUNWIND_HINT_SIZE;
 	const struct ksec *text;
 
 	if (kelf_type(e) == ET_REL) {
@@ -207,7 +207,8 @@ int hints_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	if (!hs || !hs->size)
 		return 0;
 	if (!hs->data || hs->size % KUNWIND_HINT_SIZE) {
-		fprintf(stderr, "kunwind-gen: %s: %s: size %llu is not a multiple of %d: hints ignored\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: %s: size %llu is not a multiple of %d: hints ignored\n",
 			kelf_path(e), hs->name, (unsigned long long)hs->size,
 			KUNWIND_HINT_SIZE);
 		return 0;
@@ -226,7 +227,8 @@ int hints_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 			continue;
 		}
 		if (!hint_ip(e, hs, i, raw.ip, &h[nr].shndx, &h[nr].addr)) {
-			fprintf(stderr, "kunwind-gen: %s: %s hint %zu: ip is not in a text section: ignored\n",
+			fprintf(stderr,
+				"kunwind-gen: %s: %s hint %zu: ip is not in a text section: ignored\n",
 				kelf_path(e), hint_name(raw.type), i);
 			continue;
 		}
@@ -236,7 +238,7 @@ int hints_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	}
 	qsort(h, nr, sizeof(*h), hint_cmp);
 	for (i = 0; i < nr && !ret; i++) {
-		uint64_t limit = UINT64_MAX;
+		u64 limit = UINT64_MAX;
 
 		/* Two hints at one address: the later one in the source wins. */
 		if (i + 1 < nr && h[i + 1].shndx == h[i].shndx) {

@@ -8,9 +8,8 @@
 #ifndef _KUNWIND_KELF_H
 #define _KUNWIND_KELF_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
+#include "../unwind/env.h"
 
 struct kelf;
 
@@ -18,8 +17,8 @@ struct kelf;
 struct ksec {
 	const char *name;
 	unsigned int idx;
-	uint64_t addr, size, flags;	/* sh_addr, sh_size, sh_flags */
-	const uint8_t *data;		/* NULL for SHT_NOBITS */
+	u64 addr, size, flags;		/* sh_addr, sh_size, sh_flags */
+	const u8 *data;			/* NULL for SHT_NOBITS */
 };
 
 struct kelf *kelf_open(const char *path);
@@ -30,15 +29,15 @@ unsigned int kelf_nr_secs(const struct kelf *e);
 const struct ksec *kelf_sec(const struct kelf *e, unsigned int idx);
 const struct ksec *kelf_sec_by_name(const struct kelf *e, const char *name);
 /* The executable section holding addr (ET_EXEC/ET_DYN), or NULL. */
-const struct ksec *kelf_text_at(const struct kelf *e, uint64_t addr);
+const struct ksec *kelf_text_at(const struct kelf *e, u64 addr);
 /*
  * ET_REL only: the relocation of the field at offset off of section sec.
  * Returns 0 if there is none; else sets *shndx to the target section and
  * *val to S + A with S section relative (so PC-relative fields need no
  * further adjustment: the value is the target's offset in *shndx).
  */
-int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
-		  unsigned int *shndx, uint64_t *val);
+int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, u64 off,
+		  unsigned int *shndx, u64 *val);
 /*
  * The file's own .symtab, entry by entry (entry 0 is the null symbol;
  * values are section offsets in ET_REL, addresses otherwise).  name is
@@ -46,7 +45,7 @@ int kelf_reloc_at(const struct kelf *e, const struct ksec *sec, uint64_t off,
  */
 struct kelf_sym {
 	const char *name;
-	uint64_t value, size;
+	u64 value, size;
 	unsigned int shndx;
 	unsigned int type, bind;	/* STT_*, STB_* */
 };
@@ -62,8 +61,8 @@ bool kelf_sym_by_name(const struct kelf *e, const char *name,
  * .symtab, .dynsym and the separate debug file; name and offset, NULL if
  * none.
  */
-const char *kelf_symbol(struct kelf *e, uint64_t addr, uint64_t *off);
+const char *kelf_symbol(struct kelf *e, u64 addr, u64 *off);
 /* p_vaddr - p_offset of the first PT_LOAD: what a load bias is taken from. */
-uint64_t kelf_load_base(const struct kelf *e);
+u64 kelf_load_base(const struct kelf *e);
 
 #endif /* _KUNWIND_KELF_H */

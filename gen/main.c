@@ -82,7 +82,8 @@ static int build(const char *path, const char *frame, unsigned int flags,
 		return -1;
 	}
 	if (b->cs.fdes_bad)
-		fprintf(stderr, "kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: %zu FDEs with invalid CFI, unsupported from there on\n",
 			path, b->cs.fdes_bad);
 	return 0;
 }
@@ -95,12 +96,13 @@ static int dump_table_file(const char *path)
 	long len;
 	enum kunwind_bad bad;
 
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) || posix_memalign(&buf, 8, len ? len : 8) ||
-	    fread(buf, 1, len, f) != (size_t)len) {
-		fprintf(stderr, "kunwind-gen: %s: cannot read\n", path);
-		return 1;
-	}
+	if (!f || fseek(f, 0, SEEK_END))
+		goto unreadable;
+	len = ftell(f);
+	if (len < 0 || fseek(f, 0, SEEK_SET) ||
+	    posix_memalign(&buf, 8, len ? len : 8) ||
+	    fread(buf, 1, len, f) != (size_t)len)
+		goto unreadable;
 	fclose(f);
 	bad = kunwind_table_check(buf, len);
 	if (bad) {
@@ -111,12 +113,18 @@ static int dump_table_file(const char *path)
 	dump_table(stdout, buf);
 	free(buf);
 	return 0;
+unreadable:
+	fprintf(stderr, "kunwind-gen: %s: cannot read\n", path);
+	if (f)
+		fclose(f);
+	free(buf);
+	return 1;
 }
 
 static bool is_table_file(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	uint32_t magic = 0;
+	u32 magic = 0;
 
 	if (!f)
 		return false;
@@ -126,14 +134,14 @@ static bool is_table_file(const char *path)
 	return magic == KUNWIND_MAGIC;
 }
 
-static uint64_t sec_size(struct kelf *e, const char *name)
+static u64 sec_size(struct kelf *e, const char *name)
 {
 	const struct ksec *s = kelf_sec_by_name(e, name);
 
 	return s ? s->size : 0;
 }
 
-static void ratio(const char *what, size_t table, uint64_t other)
+static void print_ratio(const char *what, size_t table, u64 other)
 {
 	if (other)
 		printf("ratio %s %.3f\n", what, (double)table / other);
@@ -141,12 +149,12 @@ static void ratio(const char *what, size_t table, uint64_t other)
 
 static int stats(struct built *b)
 {
-	uint64_t eh = sec_size(b->e, ".eh_frame"), dbg = sec_size(b->e, ".debug_frame");
-	uint64_t hdr = sec_size(b->e, ".eh_frame_hdr");
-	uint64_t orc_u = sec_size(b->e, ".orc_unwind");
-	uint64_t orc_ip = sec_size(b->e, ".orc_unwind_ip");
-	uint64_t orc_l = sec_size(b->e, ".orc_lookup");
-	uint64_t orc = orc_u + orc_ip + orc_l;
+	u64 eh = sec_size(b->e, ".eh_frame"), dbg = sec_size(b->e, ".debug_frame");
+	u64 hdr = sec_size(b->e, ".eh_frame_hdr");
+	u64 orc_u = sec_size(b->e, ".orc_unwind");
+	u64 orc_ip = sec_size(b->e, ".orc_unwind_ip");
+	u64 orc_l = sec_size(b->e, ".orc_lookup");
+	u64 orc = orc_u + orc_ip + orc_l;
 
 	printf("file %s\n", kelf_path(b->e));
 	printf("frame_sections %s\n", b->frame ? b->frame :
@@ -168,10 +176,10 @@ static int stats(struct built *b)
 		printf("bytes_orc %llu (orc_unwind %llu orc_unwind_ip %llu orc_lookup %llu)\n",
 		       (unsigned long long)orc, (unsigned long long)orc_u,
 		       (unsigned long long)orc_ip, (unsigned long long)orc_l);
-	ratio("table/eh_frame", b->len, eh);
-	ratio("table/eh_frame+hdr", b->len, eh + hdr);
-	ratio("table/debug_frame", b->len, dbg);
-	ratio("table/orc", b->len, orc);
+	print_ratio("table/eh_frame", b->len, eh);
+	print_ratio("table/eh_frame+hdr", b->len, eh + hdr);
+	print_ratio("table/debug_frame", b->len, dbg);
+	print_ratio("table/orc", b->len, orc);
 	printf("gen_ms %.1f\n", b->ms);
 	return 0;
 }
@@ -228,13 +236,12 @@ int main(int argc, char **argv)
 		kelf_close(b.e);
 		return 1;
 	}
-	if (!strcmp(cmd, "dump")) {
+	if (!strcmp(cmd, "dump"))
 		dump_table(stdout, b.table);
-	} else if (!strcmp(cmd, "stats")) {
+	else if (!strcmp(cmd, "stats"))
 		ret = stats(&b);
-	} else if (kgen_write_file(out, b.table, b.len)) {
+	else if (kgen_write_file(out, b.table, b.len))
 		ret = 1;
-	}
 	free(b.table);
 	kelf_close(b.e);
 	return ret;

@@ -8,12 +8,12 @@
 #include "stages.h"
 
 /* Fibonacci hashing: the product's high bits depend on every key bit. */
-static size_t slot_of(uint64_t key, size_t slots)
+static size_t slot_of(u64 key, size_t slots)
 {
 	return ((key * 0x9e3779b97f4a7c15ULL) >> 32) & (slots - 1);
 }
 
-long kgen_map_get(const struct kgen_map *m, uint64_t key)
+long kgen_map_get(const struct kgen_map *m, u64 key)
 {
 	size_t i;
 
@@ -25,7 +25,7 @@ long kgen_map_get(const struct kgen_map *m, uint64_t key)
 	return -1;
 }
 
-static void put(struct kgen_map *m, uint64_t key, uint32_t val)
+static void put(struct kgen_map *m, u64 key, u32 val)
 {
 	size_t i = slot_of(key, m->slots);
 
@@ -35,7 +35,7 @@ static void put(struct kgen_map *m, uint64_t key, uint32_t val)
 	m->val[i] = val + 1;
 }
 
-int kgen_map_put(struct kgen_map *m, uint64_t key, uint32_t val)
+int kgen_map_put(struct kgen_map *m, u64 key, u32 val)
 {
 	if (val == UINT32_MAX)
 		return -1;
@@ -68,5 +68,6 @@ void kgen_map_free(struct kgen_map *m)
 	free(m->val);
 	m->key = NULL;
 	m->val = NULL;
-	m->slots = m->nr = 0;
+	m->slots = 0;
+	m->nr = 0;
 }

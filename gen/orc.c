@@ -61,7 +61,7 @@
 
 struct orc {
 	unsigned int shndx;
-	uint64_t addr;		/* section-relative, like the rows */
+	u64 addr;		/* section-relative, like the rows */
 	size_t idx;		/* position in .orc_unwind_ip */
 	struct kunwind_rule rule;
 	bool ok;		/* the table can say it */
@@ -82,10 +82,10 @@ static unsigned int orc_base(unsigned int sp_reg, bool call)
 }
 
 /* Decode one entry (layout63: 6.3's); false if no row says it. */
-static bool orc_rule(const uint8_t *p, bool layout63, struct kunwind_rule *r)
+static bool orc_rule(const u8 *p, bool layout63, struct kunwind_rule *r)
 {
-	int16_t sp_off = (int16_t)(p[0] | p[1] << 8);
-	int16_t bp_off = (int16_t)(p[2] | p[3] << 8);
+	s16 sp_off = (s16)(p[0] | p[1] << 8);
+	s16 bp_off = (s16)(p[2] | p[3] << 8);
 	unsigned int sp_reg = p[4] & 15, bp_reg = p[4] >> 4;
 	unsigned int type, kind, base;
 	bool signal;
@@ -112,8 +112,10 @@ static bool orc_rule(const uint8_t *p, bool layout63, struct kunwind_rule *r)
 		       KUNWIND_TYPE_REGS : type == 2 ? KUNWIND_TYPE_IRET : 0;
 		signal = kind != KUNWIND_TYPE_CALL;
 	}
+	if (!kind)
+		return false;
 	/* The table's register frames are exact, its calls are not. */
-	if (!kind || signal != (kind != KUNWIND_TYPE_CALL))
+	if (kind == KUNWIND_TYPE_CALL ? signal : !signal)
 		return false;
 	/* A realigned body: the CFA saved at rbp + sp_offset, rbp at rbp. */
 	if (kind == KUNWIND_TYPE_CALL && sp_reg == ORC_REG_BP_INDIRECT) {
@@ -137,7 +139,7 @@ static bool orc_rule(const uint8_t *p, bool layout63, struct kunwind_rule *r)
 	if (bp_reg == ORC_REG_PREV_SP)
 		r->bp_off = bp_off;
 	else if (bp_reg == ORC_REG_BP && sp_reg == ORC_REG_BP &&
-		 bp_off - sp_off == (int16_t)(bp_off - sp_off))
+		 bp_off - sp_off == (s16)(bp_off - sp_off))
 		r->bp_off = bp_off - sp_off;
 	else
 		return false;
@@ -200,7 +202,7 @@ static int kernel_release(const struct kelf *e)
  * sp_reg is UNDEFINED too, and signal (bit 3) is set on every register
  * frame, a bit the old layout never sets.
  */
-static int layout_by_content(const uint8_t *ent, size_t n)
+static int layout_by_content(const u8 *ent, size_t n)
 {
 	size_t i, old_calls = 0, signals = 0;
 
@@ -217,11 +219,11 @@ static int layout_by_content(const uint8_t *ent, size_t n)
 
 /* Where entry i of .orc_unwind_ip starts: its text section and offset. */
 static bool orc_ip(const struct kelf *e, const struct ksec *ips, size_t i,
-		   unsigned int *shndx, uint64_t *addr)
+		   unsigned int *shndx, u64 *addr)
 {
 	const struct ksec *text;
-	uint64_t off = i * 4, at;
-	int32_t rel;
+	u64 off = i * 4, at;
+	s32 rel;
 
 	if (kelf_type(e) == ET_REL) {
 		/* R_X86_64_PC32: S + A is the label's section offset. */
@@ -258,7 +260,7 @@ static int orc_cmp(const void *a, const void *b)
  * meet [start, ...): the ranges come in ascending order.
  */
 static int fill(struct cfi_rows *rows, size_t nr, size_t *cur,
-		unsigned int shndx, uint64_t start, uint64_t end,
+		unsigned int shndx, u64 start, u64 end,
 		const struct kunwind_rule *r, size_t *added)
 {
 	size_t i = *cur;
@@ -270,7 +272,7 @@ static int fill(struct cfi_rows *rows, size_t nr, size_t *cur,
 	*cur = i;
 	for (; i < nr && rows->row[i].shndx == shndx && start < end; i++) {
 		/* Copies: cfi_rows_add() may move rows->row. */
-		uint64_t c_start = rows->row[i].start, c_end = rows->row[i].end;
+		u64 c_start = rows->row[i].start, c_end = rows->row[i].end;
 
 		if (c_end <= start)
 			continue;
@@ -305,13 +307,14 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	size_t i, n, nr = 0, nr_rows, cur = 0, added = 0;
 	struct orc *o;
 	bool layout63;
-	int rel, by_content;
+	int rel, by_release, by_content;
 
 	if (!ips || !ent || !ips->data || !ent->data || !ips->size)
 		return 0;
 	n = ips->size / 4;
 	if (ips->size % 4 || ent->size != n * ORC_ENTRY_SIZE) {
-		fprintf(stderr, "kunwind-gen: %s: .orc_unwind_ip (%llu bytes) and .orc_unwind (%llu) disagree: ORC not used\n",
+		fprintf(stderr,
+			"kunwind-gen: %s: .orc_unwind_ip (%llu bytes) and .orc_unwind (%llu) disagree: ORC not used\n",
 			kelf_path(e), (unsigned long long)ips->size,
 			(unsigned long long)ent->size);
 		return 0;
@@ -321,17 +324,19 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	 * release (a vendor kernel may carry the other layout's patch).
 	 */
 	rel = kernel_release(e);
+	by_release = rel < 0 ? -1 : rel >= 603;
 	by_content = layout_by_content(ent->data, n);
 	if (kelf_sec_by_name(e, ".orc_header"))
 		layout63 = true;
 	else if (by_content >= 0)
 		layout63 = by_content;
-	else if (rel >= 0)
-		layout63 = rel >= 603;
+	else if (by_release >= 0)
+		layout63 = by_release;
 	else
 		layout63 = true;
-	if (rel >= 0 && by_content >= 0 && by_content != (rel >= 603))
-		fprintf(stderr, "kunwind-gen: %s: its ORC entries have the %s layout, its release %d.%d the other: the entries win\n",
+	if (by_release >= 0 && by_content >= 0 && by_content != by_release)
+		fprintf(stderr,
+			"kunwind-gen: %s: its ORC entries have the %s layout, its release %d.%d the other: the entries win\n",
 			kelf_path(e), by_content ? "6.3" : "pre-6.3", rel / 100,
 			rel % 100);
 	o = calloc(n, sizeof(*o));
@@ -356,7 +361,7 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	nr_rows = rows->nr;
 	for (i = 0; i < nr; i++) {
 		const struct ksec *text = kelf_sec(e, o[i].shndx);
-		uint64_t end = text->size;
+		u64 end = text->size;
 
 		if (i + 1 < nr && o[i + 1].shndx == o[i].shndx) {
 			if (o[i + 1].addr == o[i].addr)
@@ -425,7 +430,7 @@ int thunks_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st)
 	size_t i, nr_syms = kelf_nr_syms(e), cur, added = 0;
 	const struct ksec *sec;
 	struct kelf_sym s;
-	uint64_t off;
+	u64 off;
 
 	cfi_rows_sort(rows);
 	for (i = 0; i < nr_syms; i++) {

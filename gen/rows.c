@@ -23,8 +23,8 @@ void *kgen_grow(void *p, size_t *alloc, size_t nr, size_t size, size_t first)
 	return p;
 }
 
-int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, uint64_t start,
-		 uint64_t end, const struct kunwind_rule *rule)
+int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, u64 start,
+		 u64 end, const struct kunwind_rule *rule)
 {
 	struct cfi_row *p;
 
@@ -63,5 +63,6 @@ void cfi_rows_free(struct cfi_rows *r)
 {
 	free(r->row);
 	r->row = NULL;
-	r->nr = r->alloc = 0;
+	r->nr = 0;
+	r->alloc = 0;
 }

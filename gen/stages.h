@@ -21,21 +21,21 @@ void *kgen_grow(void *p, size_t *alloc, size_t nr, size_t size, size_t first);
 
 /* map.c: 64-bit keys -> array indexes; zero-initialise, kgen_map_free(). */
 struct kgen_map {
-	uint64_t *key;
-	uint32_t *val;			/* index + 1, 0: free slot */
+	u64 *key;
+	u32 *val;			/* index + 1, 0: free slot */
 	size_t slots, nr;
 };
 
 /* The index of key, -1 if it is not there. */
-long kgen_map_get(const struct kgen_map *m, uint64_t key);
+long kgen_map_get(const struct kgen_map *m, u64 key);
 /* Add key (not there yet) -> index; -1: no memory. */
-int kgen_map_put(struct kgen_map *m, uint64_t key, uint32_t index);
+int kgen_map_put(struct kgen_map *m, u64 key, u32 index);
 void kgen_map_free(struct kgen_map *m);
 
 /* rows.c: what the stages pass on (cfi.c makes rows, hints.c, orc.c) */
 struct cfi_row {
 	unsigned int shndx;		/* text section (ET_REL) or containing section */
-	uint64_t start, end;		/* section-relative, end exclusive */
+	u64 start, end;			/* section-relative, end exclusive */
 	struct kunwind_rule rule;
 	size_t seq;			/* order of addition (cfi_rows_add()) */
 };
@@ -49,8 +49,8 @@ struct cfi_rows {
  * Append the row [start, end) of shndx (nothing if empty); -1: no memory.
  * The rows may move (kgen_grow()): keep copies, not pointers, across it.
  */
-int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, uint64_t start,
-		 uint64_t end, const struct kunwind_rule *rule);
+int cfi_rows_add(struct cfi_rows *r, unsigned int shndx, u64 start,
+		 u64 end, const struct kunwind_rule *rule);
 /*
  * By section, then start; rows that start together stay in the order they
  * were added (so of two overlapping rows the table keeps the first read).
@@ -67,7 +67,7 @@ enum cfi_kind { CFI_EH_FRAME, CFI_DEBUG_FRAME };
  * walked at all.  Works on an ELF (kelf) or on a bare buffer (fuzzing):
  * with e == NULL, addresses are taken as is in section index 1.
  */
-int cfi_parse(struct kelf *e, const uint8_t *data, size_t len, uint64_t addr,
+int cfi_parse(struct kelf *e, const u8 *data, size_t len, u64 addr,
 	      const struct ksec *sec, enum cfi_kind kind, struct cfi_rows *out,
 	      struct cfi_stats *st);
 /*

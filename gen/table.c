@@ -14,19 +14,19 @@
 
 /* One row of the table: a start and the index of its rule. */
 struct run {
-	uint32_t start;
-	uint32_t rule;
+	u32 start;
+	u32 rule;
 };
 
 struct seg_build {
 	unsigned int shndx;
 	const char *name;
-	uint64_t base, size;
-	uint64_t rel;			/* subtract from row addresses */
+	u64 base, size;
+	u64 rel;			/* subtract from row addresses */
 	struct run *run;
 	size_t nr, alloc;
 	/* where its arrays go in the table (place()) */
-	uint64_t buckets;
+	u64 buckets;
 	size_t super, bucket, rows, name_off;
 };
 
@@ -46,13 +46,13 @@ struct layout {
 };
 
 /* A rule is its 8 bytes: the dictionary keys them as one integer. */
-static_assert(sizeof(struct kunwind_rule) == sizeof(uint64_t),
+static_assert(sizeof(struct kunwind_rule) == sizeof(u64),
 	      "struct kunwind_rule is a map key");
 
 static long rule_index(struct rule_map *m, const struct kunwind_rule *r)
 {
 	struct kunwind_rule *p;
-	uint64_t key;
+	u64 key;
 	long i;
 
 	memcpy(&key, r, sizeof(key));
@@ -69,7 +69,7 @@ static long rule_index(struct rule_map *m, const struct kunwind_rule *r)
 	return m->nr++;
 }
 
-static int add_run(struct seg_build *s, uint32_t start, uint32_t rule,
+static int add_run(struct seg_build *s, u32 start, u32 rule,
 		   struct table_stats *st)
 {
 	struct run *p;
@@ -94,11 +94,11 @@ static int add_run(struct seg_build *s, uint32_t start, uint32_t rule,
 static int build_runs(struct seg_build *s, const struct cfi_row *row,
 		      size_t nr, struct rule_map *m, struct table_stats *st)
 {
-	uint64_t pos = 0;
+	u64 pos = 0;
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		uint64_t start = row[i].start - s->rel, end = row[i].end - s->rel;
+		u64 start = row[i].start - s->rel, end = row[i].end - s->rel;
 		long idx;
 
 		if (end > s->size) {
@@ -142,14 +142,15 @@ static void seg_init(struct seg_build *s, const struct kelf *e,
 		s->base = kelf_type(e) == ET_REL ? 0 : sec->addr;
 		s->size = sec->size;
 	} else {
-		uint64_t hi = 0;
+		u64 hi = 0;
 		size_t k;
 
 		for (k = 0; k < nr; k++)
 			if (row[k].end > hi)
 				hi = row[k].end;
 		s->name = ".text";
-		s->base = s->rel = row->start;
+		s->base = row->start;
+		s->rel = row->start;
 		s->size = hi - s->base;
 	}
 }
@@ -214,15 +215,18 @@ static int place(struct layout *l)
 
 	l->stride = l->m.nr > 256 ? 3 : 2;
 	off = sizeof(struct kunwind_hdr) + l->nseg * sizeof(struct kunwind_seg);
-	l->rules = off = align(off, 8);
+	off = align(off, 8);
+	l->rules = off;
 	off += l->m.nr * sizeof(struct kunwind_rule);
 	for (i = 0; i < l->nseg; i++) {
 		struct seg_build *s = &l->seg[i];
 
 		s->buckets = (s->size + KUNWIND_BUCKET_SIZE - 1) >> KUNWIND_BUCKET_SHIFT;
-		s->super = off = align(off, 4);
+		off = align(off, 4);
+		s->super = off;
 		off += ((s->buckets >> 8) + 1) * 4;
-		s->bucket = off = align(off, 2);
+		off = align(off, 2);
+		s->bucket = off;
 		off += (s->buckets + 1) * 2;
 		s->rows = off;
 		off += s->nr * l->stride;
@@ -240,11 +244,11 @@ static int place(struct layout *l)
  * offset from it; the runs as (low byte of the start, rule).
  */
 static void emit_seg(const struct layout *l, const struct seg_build *s,
-		     uint8_t *buf)
+		     u8 *buf)
 {
-	uint32_t *super = (uint32_t *)(buf + s->super);
-	uint16_t *bucket = (uint16_t *)(buf + s->bucket);
-	uint8_t *r = buf + s->rows;
+	u32 *super = (u32 *)(buf + s->super);
+	u16 *bucket = (u16 *)(buf + s->bucket);
+	u8 *r = buf + s->rows;
 	size_t b, k = 0;
 
 	for (b = 0; b <= s->buckets; b++) {
@@ -263,7 +267,7 @@ static void emit_seg(const struct layout *l, const struct seg_build *s,
 }
 
 /* Write the table where place() put everything; buf is zeroed. */
-static void emit(const struct layout *l, uint8_t *buf)
+static void emit(const struct layout *l, u8 *buf)
 {
 	struct kunwind_hdr *h = (struct kunwind_hdr *)buf;
 	struct kunwind_seg *ks = (struct kunwind_seg *)(h + 1);
@@ -289,7 +293,8 @@ static void emit(const struct layout *l, uint8_t *buf)
 		ks[i].rows = s->rows;
 		ks[i].name = s->name_off;
 		emit_seg(l, s, buf);
-		strcpy((char *)buf + l->strings + s->name_off, s->name);
+		memcpy((char *)buf + l->strings + s->name_off, s->name,
+		       strlen(s->name) + 1);
 	}
 }
 

@@ -9,51 +9,28 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/build_bug.h>	/* static_assert() */
 #include <linux/compiler.h>
 #include <linux/kernel.h>	/* ARRAY_SIZE() */
 #include "linux/ops.h"		/* the kernel's ops, called directly */
-#define KUNWIND_ARRAY_SIZE(a)	ARRAY_SIZE(a)
 #else
-typedef unsigned char u8;
-typedef unsigned short u16;
-typedef unsigned int u32;
-typedef unsigned long long u64;
-typedef signed char s8;
-typedef short s16;
-typedef int s32;
-typedef long long s64;
-#if !defined(__cplusplus) && !defined(__bool_true_false_are_defined)
-typedef _Bool bool;
-#define true 1
-#define false 0
-#define __bool_true_false_are_defined 1
-#endif
-#ifndef __always_inline		/* glibc's <sys/cdefs.h> may have it */
-#define __always_inline	inline __attribute__((always_inline))
-#endif
-#ifndef noinline
-#define noinline	__attribute__((noinline))
-#endif
-#define likely(x)	__builtin_expect(!!(x), 1)
-#define unlikely(x)	__builtin_expect(!!(x), 0)
-#define KUNWIND_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "host/env.h"		/* the same names for the host */
 #endif
 
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
-
-#define KUNWIND_STATIC_ASSERT(e) _Static_assert(e, #e)
+/* Two arguments: a host's C11 static_assert() needs the message. */
+#define KUNWIND_STATIC_ASSERT(e)	static_assert(e, #e)
 
 /*
  * Code on a walk's path.  A walk may run inside a tracer's callback, a
  * kprobe handler or an NMI, so in the kernel that code can be neither
- * traced (notrace; kunwind.ko is also built without -pg) nor probed: it
- * lies in .kprobes.text, the section kprobes refuses, for modules too.
- * tests/walkpath.test checks that nothing in it calls code outside it.
+ * traced nor probed: it lies in .kprobes.text, the section kprobes
+ * refuses, for modules too, and it is built without -pg (ccflags-remove
+ * of CC_FLAGS_FTRACE, in every Makefile that builds it; inline functions
+ * are notrace in the kernel anyway).  tests/walkpath.test checks that
+ * nothing in it calls code outside it, nor ftrace's hooks.
  */
 #ifdef __KERNEL__
-#define __kunwind_walk	notrace __section(".kprobes.text")
+#define __kunwind_walk	__section(".kprobes.text")
 #else
 #define __kunwind_walk
 #endif

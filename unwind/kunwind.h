@@ -71,7 +71,7 @@ const char *kunwind_bad_str(enum kunwind_bad why);
  * Return: the segment whose [base, base + size) holds @addr, or NULL.
  */
 const struct kunwind_seg *kunwind_seg_at(const struct kunwind_hdr *t,
-					   unsigned long addr);
+					 unsigned long addr);
 
 /**
  * kunwind_seg_row() - the pure search: the row describing an offset
@@ -87,7 +87,7 @@ const struct kunwind_seg *kunwind_seg_at(const struct kunwind_hdr *t,
  * row 0 starts at offset 0 (checked).
  */
 u32 kunwind_seg_row(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
-		   u32 off);
+		    u32 off);
 
 /**
  * kunwind_table_rule() - the rule of an address: segment, then row
@@ -99,7 +99,7 @@ u32 kunwind_seg_row(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
  * between functions; NULL if no segment holds @addr.
  */
 const struct kunwind_rule *kunwind_table_rule(const struct kunwind_hdr *t,
-					unsigned long addr);
+					      unsigned long addr);
 
 /**
  * kunwind_segs() - a table's segment array
@@ -131,8 +131,8 @@ static __kunwind_walk inline const struct kunwind_rule *kunwind_rules(const stru
  * Return: the NUL-terminated name (".text", ".init.text", ...) in @t's
  * string table.
  */
-static __kunwind_walk inline const char *kunwind_seg_name(const struct kunwind_hdr *t,
-					   const struct kunwind_seg *seg)
+static __kunwind_walk inline const char *
+kunwind_seg_name(const struct kunwind_hdr *t, const struct kunwind_seg *seg)
 {
 	return (const char *)t + t->strings + seg->name;
 }

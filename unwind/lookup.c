@@ -20,7 +20,8 @@ static const char *const bad_str[] = {
 	[KUNWIND_BAD_SEGMENT]	= "invalid segment",
 	[KUNWIND_BAD_ORDER]	= "rows not sorted or not covering",
 };
-KUNWIND_STATIC_ASSERT(KUNWIND_ARRAY_SIZE(bad_str) == KUNWIND_BAD_NR);
+
+KUNWIND_STATIC_ASSERT(ARRAY_SIZE(bad_str) == KUNWIND_BAD_NR);
 
 const char *kunwind_bad_str(enum kunwind_bad why)
 {
@@ -180,8 +181,8 @@ enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
  * .ko starts at 0); after relocation they do not, and there are few of
  * them (one per text section), so a scan is cheapest.
  */
-__kunwind_walk const struct kunwind_seg *kunwind_seg_at(const struct kunwind_hdr *t,
-					   unsigned long addr)
+__kunwind_walk const struct kunwind_seg *
+kunwind_seg_at(const struct kunwind_hdr *t, unsigned long addr)
 {
 	const struct kunwind_seg *seg = kunwind_segs(t);
 	u32 i;
@@ -198,8 +199,8 @@ __kunwind_walk const struct kunwind_seg *kunwind_seg_at(const struct kunwind_hdr
  * before off, or, if none does, the row before the bucket's first.  Row 0
  * starts at 0 (checked), so the result is always a valid row.
  */
-__kunwind_walk u32 kunwind_seg_row(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
-		   u32 off)
+__kunwind_walk u32 kunwind_seg_row(const struct kunwind_hdr *t,
+				   const struct kunwind_seg *seg, u32 off)
 {
 	const u8 *base = (const u8 *)t;
 	const u32 *super = (const u32 *)(base + seg->super);
@@ -222,9 +223,9 @@ __kunwind_walk u32 kunwind_seg_row(const struct kunwind_hdr *t, const struct kun
 	return lo - 1;
 }
 
-__kunwind_walk const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_hdr *t,
-					    const struct kunwind_seg *seg,
-					    u32 off)
+__kunwind_walk const struct kunwind_rule *
+kunwind_seg_rule(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
+		 u32 off)
 {
 	u32 row = kunwind_seg_row(t, seg, off);
 
@@ -232,8 +233,8 @@ __kunwind_walk const struct kunwind_rule *kunwind_seg_rule(const struct kunwind_
 					 row * row_stride(t))];
 }
 
-__kunwind_walk const struct kunwind_rule *kunwind_table_rule(const struct kunwind_hdr *t,
-					unsigned long addr)
+__kunwind_walk const struct kunwind_rule *
+kunwind_table_rule(const struct kunwind_hdr *t, unsigned long addr)
 {
 	const struct kunwind_seg *seg = kunwind_seg_at(t, addr);
 
@@ -248,7 +249,8 @@ void kunwind_row_iter_init(struct kunwind_row_iter *it,
 	it->seg = seg;
 	it->row = 0;
 	it->bucket = 0;
-	it->start = it->end = 0;
+	it->start = 0;
+	it->end = 0;
 	it->rule = 0;
 }
 

@@ -24,7 +24,8 @@ static const char *const stop_str[] = {
 	[KUNWIND_STOP_UNSUPPORTED]	= "unsupported rule",
 	[KUNWIND_STOP_BAD_RA]		= "bad return address",
 };
-KUNWIND_STATIC_ASSERT(KUNWIND_ARRAY_SIZE(stop_str) == KUNWIND_STOP_NR);
+
+KUNWIND_STATIC_ASSERT(ARRAY_SIZE(stop_str) == KUNWIND_STOP_NR);
 
 __kunwind_walk const char *kunwind_stop_str(enum kunwind_stop why)
 {
@@ -39,7 +40,7 @@ static __kunwind_walk bool stop(struct kunwind_state *s, enum kunwind_stop why)
 
 /* A stack the walker can use: at least one word, not wrapping. */
 static __kunwind_walk bool stack_of(struct kunwind_state *s, unsigned long addr,
-		     unsigned long *lo, unsigned long *hi)
+				    unsigned long *lo, unsigned long *hi)
 {
 	return KUNWIND_OP(s, stack, s->ctx, addr, lo, hi) && *hi > *lo &&
 	       *hi - *lo >= sizeof(long);
@@ -70,8 +71,9 @@ static __kunwind_walk __always_inline bool load(struct kunwind_state *s,
 	return load_word(s, addr, val, !s->ops->read);
 }
 
-static __kunwind_walk bool read_other_stack(struct kunwind_state *s, unsigned long addr,
-			     unsigned long *val)
+static __kunwind_walk bool read_other_stack(struct kunwind_state *s,
+					    unsigned long addr,
+					    unsigned long *val)
 {
 	unsigned long lo, hi;
 
@@ -140,9 +142,11 @@ __kunwind_walk void kunwind_cache_clear(struct kunwind_cache *c)
 	}
 }
 
-__kunwind_walk void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
-		   void *ctx, unsigned long ip, unsigned long sp,
-		   unsigned long bp, unsigned int max_depth, unsigned int flags)
+__kunwind_walk void kunwind_start(struct kunwind_state *s,
+				  const struct kunwind_ops *ops, void *ctx,
+				  unsigned long ip, unsigned long sp,
+				  unsigned long bp, unsigned int max_depth,
+				  unsigned int flags)
 {
 	s->ip = ip;
 	s->sp = sp;
@@ -239,8 +243,8 @@ static __kunwind_walk bool seg_at(struct kunwind_state *s, unsigned long addr)
 }
 
 /* The rule of addr: the last segment again, or the one ops->find_seg() gives. */
-static __kunwind_walk const struct kunwind_rule *lookup(struct kunwind_state *s,
-					 unsigned long addr)
+static __kunwind_walk const struct kunwind_rule *
+lookup(struct kunwind_state *s, unsigned long addr)
 {
 	if (!seg_at(s, addr))
 		return NULL;
@@ -354,7 +358,7 @@ __kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
  * more).
  */
 static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
-		     unsigned long *sp, unsigned long *bp)
+				    unsigned long *sp, unsigned long *bp)
 {
 	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp < s->sp ||
 	    s->bp & KUNWIND_FP_ALIGN_MASK ||
@@ -399,9 +403,8 @@ static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long reg
  * A return address read at addr_p: a tracer may have replaced it by its
  * trampoline (ops->ret_addr undoes that; 0 if it cannot).
  */
-static __kunwind_walk __always_inline unsigned long ret_addr(struct kunwind_state *s,
-					      unsigned long ip,
-					      unsigned long addr_p)
+static __kunwind_walk __always_inline unsigned long
+ret_addr(struct kunwind_state *s, unsigned long ip, unsigned long addr_p)
 {
 	return s->ops->ret_addr ? KUNWIND_OP(s, ret_addr, s->ctx, ip, addr_p) : ip;
 }
