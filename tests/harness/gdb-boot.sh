@@ -10,11 +10,14 @@
 #	tests/harness/gdb-boot.sh --stop DIR
 #
 # KERNEL (default test): "test" (tests/harness/test-kernel.sh), "debug" (the
-# same with lockdep and kmemleak), or a stock Debian kernel as
-# tests/harness/stock-boot.sh takes it: 6.1, 6.12 or a full release.
+# same with lockdep and kmemleak), "unwinder" (the test kernel with
+# kunwind as its own unwinder, tests/harness/unwinder-kernel.sh: its
+# tables are in its image and in each module), or a stock Debian kernel
+# as tests/harness/stock-boot.sh takes it: 6.1, 6.12 or a full release.
 # tests/harness/boot-modules.sh builds kunwind.ko (with the vmlinux table: the
 # build dir's vmlinux, or a stock kernel's -dbg vmlinux, which
-# tests/harness/stock-vmlinux.sh fetches once) and kunwind_sample.ko.
+# tests/harness/stock-vmlinux.sh fetches once; on "unwinder" without one,
+# the kernel's is registered) and kunwind_sample.ko.
 #
 # The initramfs (tests/harness/mkinitramfs.sh) insmods kunwind.ko and
 # kunwind_sample.ko (points=0: none of its points runs); a stock kernel
@@ -287,14 +290,14 @@ fi
 t0=$(now)
 mdir=
 case "$kernel" in
-test | debug) mdir=$kdir ;;
+test | debug | unwinder) mdir=$kdir ;;
 *) export KUNWIND_STOCK_VMLINUX
 	KUNWIND_STOCK_VMLINUX=$("$top/tests/harness/stock-vmlinux.sh" "$kernel") ||
 		die "tests/harness/stock-vmlinux.sh $kernel failed" ;;
 esac
 harness_modules "$kernel" ${mdir:+"$mdir"}
 case "$kernel" in
-test | debug) vmlinux=${bzimage%/arch/x86/boot/bzImage}/vmlinux ;;
+test | debug | unwinder) vmlinux=${bzimage%/arch/x86/boot/bzImage}/vmlinux ;;
 *) vmlinux=$KUNWIND_STOCK_VMLINUX
 	[ "$vmlinux" = no ] && vmlinux=none ;;
 esac
@@ -302,7 +305,7 @@ esac
 rm -f "$out"/{dump.elf,console.log,stacks.txt,info,qemu.err,qemu.pid,runner.pid,monitor.sock,gdb.sock}
 mods=()
 case "$kernel" in
-test | debug) ;;
+test | debug | unwinder) ;;
 *)
 	# A stock kernel has the fw_cfg driver as a module (xz on 6.12,
 	# which busybox's insmod does not unpack).
