@@ -8,7 +8,8 @@ One topic per file, as in the kernel's scripts/gdb/linux:
   target.py    target memory, vmlinux symbols and types, the KASLR slide
   modules.py   the target's module list and its kallsyms
   tasks.py     tasks, CPUs, their registers and stacks
-  registry.py  kunwind's tables in target memory (or built from vmlinux)
+  registry.py  kunwind's tables in target memory: kunwind.ko's, or the
+               kernel's own (or vmlinux's built from vmlinux)
   bt.py        kunwind-bt
   tables.py    kunwind-tables, kunwind-lookup
 The guest profiler (kunwind-guestprof), a user of these, is beside the

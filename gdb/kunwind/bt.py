@@ -7,9 +7,10 @@ from .utils import guarded, symbolize
 
 
 # Why a step was not taken by a table of the target's (kunwind.ko's
-# registry): the walker (libkunwind.so) has no fallback of its own (no
-# ORC, no frame pointers: a step no row describes stops the walk), so
-# these are the only other ways.
+# registry, or the kernel's own where its unwinder is kunwind): the
+# walker (libkunwind.so) has no fallback of its own (no ORC, no frame
+# pointers: a step no row describes stops the walk), so these are the
+# only other ways.
 FALLBACK_FLY = 'vmlinux table built on the fly'	# the target has none
 FALLBACK_NO_TABLE = 'no table'		# no table covers the frame: never
 

@@ -151,6 +151,17 @@ def modules():
     return target.cached('modules', walk)
 
 
+def list_key():
+    """The module list's nodes, read afresh (modules() is cached): other
+    ones when a module came or went."""
+    head = target.sym('modules')
+    out, p = [], target.try_u64(head)
+    while p and p != head and len(out) < 10000:
+        out.append(p)
+        p = target.try_u64(p)
+    return tuple(out)
+
+
 def find(name):
     for m in modules():
         if m.name == name:

@@ -8,10 +8,18 @@ lookups' segment array (struct kunwind_live) and its layout.  Each live
 segment names its table and where it runs; each table is copied once,
 checked by the kernel's own checker, and handed to the walker.
 
-Where no registered table covers vmlinux (kunwind.ko built without the
-vmlinux table, or not loaded at all), vmlinux's table is built on the fly
-from the vmlinux gdb has loaded (kunwind-gen build) and placed at the
-KASLR slide.
+A kernel whose own unwinder is kunwind (kernel/patches, vmlinux has
+__start_kunwind_table) has its tables in its memory: vmlinux's in
+.kunwind_table, each module's at mod->arch.kunwind_table, relocated with
+the kernel and the module (bias 0).  Those are taken then, and only
+those: kunwind.ko, if loaded too, registered the same tables (the
+kernel's .kunwind_table and each module's .kunwind), so its registry is
+not read.
+
+Where no table covers vmlinux (kunwind.ko built without the vmlinux
+table, or not loaded at all), vmlinux's table is built on the fly from
+the vmlinux gdb has loaded (kunwind-gen build) and placed at the KASLR
+slide.
 """
 import os
 import struct
@@ -39,7 +47,9 @@ class Registry:
         self.live_ptr = None	# where kunwind.ko points at its live array
         self.live = None	# what it pointed at when read
         self.kunwind = modules.find('kunwind')
-        if self.kunwind:
+        if target.has_symbol('__start_kunwind_table'):
+            self._from_kernel()
+        elif self.kunwind:
             self._from_target()
         else:
             self.warn('kunwind.ko is not loaded in the target: module '
@@ -138,11 +148,61 @@ class Registry:
             if h is not None:
                 self.notes.append('table of %s at %#x' % (name, t))
 
+    def _from_kernel(self):
+        start = target.sym('__start_kunwind_table')
+        size = target.sym('__stop_kunwind_table') - start
+        self._kernel_table('vmlinux', start)
+        off = target.field_offset('struct module', 'arch', 'kunwind_table')
+        found, without = [], []
+        for m in modules.modules():
+            t = target.try_u64(m.addr + off)
+            if not t:
+                without.append(m.name)
+            elif self._kernel_table(m.name, t, m):
+                found.append('table of %s at %#x' % (m.name, t))
+        self.notes += ['vmlinux table from the kernel\'s .kunwind_table at '
+                       '%#x (%d bytes); %d module tables from '
+                       'mod->arch.kunwind_table' % (start, size, len(found))]
+        if without:
+            self.notes.append('%d modules without one: %s' % (
+                len(without), ', '.join(without)))
+        if self.kunwind:
+            self.notes.append('kunwind.ko is loaded too: its registry holds '
+                              'these same tables, not read')
+        self.notes += found
+        self.live = self.live_key()
+
+    def _kernel_table(self, name, t, mod=None):
+        """Place the kernel's table of name at t where its bases say; a
+        module's segments only in its text (its init text is gone after
+        init, and may be another module's since)."""
+        try:
+            h, _ = self._copy_table(t, name)
+        except gdb.GdbError as e:
+            self.warn('%s: its frames are not walked' % e)
+            return False
+        self._place(h, name, 0, mod.holds_text if mod else None)
+        return True
+
+    def _place(self, h, name, bias, where=None):
+        """Table h's segments at their bases plus bias (where says yes)."""
+        for idx, (sec, size, base) in enumerate(self.walker.segs(h)):
+            start = base + bias
+            if where and not where(start):
+                continue
+            if self.walker.add_seg(h, idx, start):
+                self.segs.append((start, start + size, name, sec))
+            else:
+                self.warn('%s\'s segment %s (%#x-%#x) overlaps another: '
+                          'not walked' % (name, sec, start, start + size))
+
     def live_key(self):
         """The live array and its length: a new publish, even one that
         got the old array's memory back, changes one of them but for a
         module unloaded and another of the same text loaded between two
-        looks."""
+        looks.  The kernel's own tables: its module list, as much."""
+        if self.live_ptr is None:
+            return modules.list_key()
         live = target.try_u64(self.live_ptr)
         return live, live and target.try_u32(live + self.live_nr_off)
 
@@ -187,10 +247,7 @@ class Registry:
         h = self.walker.add_table('vmlinux', data)
         self.fly.add(h)
         s = target.slide()
-        for idx, (sec, size, base) in enumerate(self.walker.segs(h)):
-            start = base + s
-            if self.walker.add_seg(h, idx, start):
-                self.segs.append((start, start + size, 'vmlinux', sec))
+        self._place(h, 'vmlinux', s)
         self.notes.append('vmlinux table built from %s (kunwind-gen), '
                           'placed at slide %#x' % (path, s))
 
@@ -220,7 +277,7 @@ def registry():
 
 
 def changed(reg):
-    """Has kunwind.ko published another set of tables since reg was read
-    (a module loaded or unloaded)?  A live target's poller asks each
-    time it stops."""
-    return reg.live_ptr is not None and reg.live_key() != reg.live
+    """Has kunwind.ko published another set of tables since reg was read,
+    or, where the tables are the kernel's own, another module come or
+    gone?  A live target's poller asks each time it stops."""
+    return reg.live is not None and reg.live_key() != reg.live

@@ -12,10 +12,12 @@ class KunwindTables(gdb.Command):
 Usage: kunwind-tables
 
 One line per segment: run-time start and end, the table's owner (vmlinux
-or a module) and the section.  Then how the tables were found: kunwind.ko's
-registry, or vmlinux's table built on the fly from the vmlinux gdb loaded
-when the target has none (kunwind.ko not loaded, or built without it), and
-the KASLR slide."""
+or a module) and the section.  Then how the tables were found: the
+kernel's own (its .kunwind_table and each module's mod->arch.kunwind_table,
+where the kernel's unwinder is kunwind), kunwind.ko's registry, or
+vmlinux's table built on the fly from the vmlinux gdb loaded when the
+target has none (kunwind.ko not loaded, or built without it), and the
+KASLR slide."""
 
     def __init__(self):
         super().__init__('kunwind-tables', gdb.COMMAND_STATUS)
