@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """The gdb helpers (gdb/kunwind) against the kernel and gdb, in QEMU.
 
-    tests/gdb_check.py dump|fork|bad|live   (tests/gdb.test runs all four)
+    tests/gdb_check.py dump|fork|bad|live|unwinder   (tests/gdb.test: all)
     tests/gdb_check.py --alone KERNEL... dump|fork|bad|live
 
-The test kernel's cases and the stock kernels' (KUNWIND_GDB_STOCK) run at
-once, each in a process of this script (tests/lanes.py); --alone: the
-cases of the kernels named (test, 6.1, ...), here, one after the other.
+The test kernel's cases, the stock kernels' (KUNWIND_GDB_STOCK) and the
+unwinder kernel's run at once, each in a process of this script
+(tests/lanes.py); --alone: the cases of the kernels named (test,
+unwinder, 6.1, ...), here, one after the other.
 
 dump  tests/harness/gdb-boot.sh dump test: the sample's three sleeping kthreads
       print their kernel traces (sched_show_task()), then the sample
@@ -31,6 +32,16 @@ bad   on copies of that dump: a corrupt table (its magic), a task with a
       without kunwind loaded): each a clear message, no Python traceback;
       without kunwind, vmlinux's table is built on the fly and the walk
       goes as far as vmlinux's frames.
+unwinder
+      tests/harness/gdb-boot.sh dump unwinder: the dump case on the test
+      kernel with kunwind as its own unwinder (kernel/patches), whose
+      console traces are kunwind's own walk with the kernel's tables;
+      drgn (DWARF .debug_frame of the build's vmlinux) the independent
+      oracle.  The helpers must take the kernel's tables from the dump:
+      vmlinux's at __start_kunwind_table (nm and KERNELOFFSET), every
+      module's at mod->arch.kunwind_table, kunwind.ko's registry (loaded
+      too) not read, nothing built on the fly; and walk the same with
+      vmlinux's .debug_frame removed and no kunwind-gen at hand.
 live  tests/harness/gdb-boot.sh live test: a breakpoint on ksample_report(),
       which the guest calls every 2 s from a write to the sample's trigger
       parameter; where it stops, kunwind-bt equals gdb's own DWARF bt
@@ -63,8 +74,9 @@ failed = 0
 # The constants generated from C beside libkunwind.so (gdb/gdb.mk), where
 # the helpers find them: the walker's stop reasons as kunwind_stop_str()
 # names them, never copied here.
-sys.path.insert(0, os.environ.get('KUNWIND_GDB_LIB') or os.path.join(
-    TOP, os.environ.get('O', 'build'), 'gdb'))
+LIB_DIR = os.environ.get('KUNWIND_GDB_LIB') or os.path.join(
+    TOP, os.environ.get('O', 'build'), 'gdb')
+sys.path.insert(0, LIB_DIR)
 import kunwind_format as fmt  # noqa: E402
 
 # How kunwind-bt ends a walk (gdb/kunwind/bt.py's walk_end()).
@@ -115,8 +127,9 @@ def boot(mode, kernel='test', fork=None):
     return info
 
 
-def gdb(vmlinux, commands, core=None, remote=None, timeout=300):
-    """Output of a gdb batch run of the helpers' commands."""
+def gdb(vmlinux, commands, core=None, remote=None, timeout=300, env=None):
+    """Output of a gdb batch run of the helpers' commands (env: more
+    environment)."""
     cmd = ['gdb', '-batch', '-nx', '-iex', 'set auto-load python-scripts off',
            '-ex', 'set pagination off', '-ex', 'set width 0',
            '-ex', 'set python print-stack full']
@@ -128,7 +141,8 @@ def gdb(vmlinux, commands, core=None, remote=None, timeout=300):
     for c in commands:
         cmd += ['-ex', c]
     cmd.append(vmlinux)
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       env=dict(os.environ, **(env or {})))
     return r.stdout + r.stderr
 
 
@@ -271,19 +285,35 @@ def sleepers(stacks):
     return res, panic
 
 
+def dump_names(kernel):
+    """(prefix, suffix) of a dump case's ok lines: gdb_dump_X (the test
+    kernel), gdb_dump_X_6_1, gdb_unwinder_dump_X."""
+    if kernel == 'unwinder':
+        return 'gdb_unwinder_dump', ''
+    return 'gdb_dump', '' if kernel == 'test' else '_' + kernel.replace(
+        '.', '_')
+
+
+def dump_cmds(sl):
+    return ['kunwind-tables'] + ['kunwind-bt %d' % p for p in sorted(sl)] + \
+        ['kunwind-bt -c %d' % c for c in range(2)] + ['kunwind-bt -a']
+
+
 def check_dump(info, kernel):
-    sfx = '' if kernel == 'test' else '_' + kernel.replace('.', '_')
+    pre, sfx = dump_names(kernel)
     vml, dump = info['vmlinux'], info['dump']
     sl, panic = sleepers(info['stacks'])
-    say(len(sl) == 3 and panic is not None, 'gdb_dump_sample_printed' + sfx,
+    say(len(sl) == 3 and panic is not None, pre + '_sample_printed' + sfx,
         'stacks.txt has %d sleepers, panic %s' % (len(sl), panic))
-    cmds = ['kunwind-tables'] + ['kunwind-bt %d' % p for p in sorted(sl)] + \
-        ['kunwind-bt -c %d' % c for c in range(2)] + ['kunwind-bt -a']
-    out = gdb(vml, cmds, core=dump)
-    say(clean(out), 'gdb_dump_no_traceback' + sfx, out[-3000:])
-    say(re.search(r"tables, \d+ segments from kunwind.ko's registry", out) is
-        not None and re.search(r'KASLR slide 0x[0-9a-f]+', out) is not None,
-        'gdb_dump_tables_from_the_registry' + sfx, out[:2000])
+    out = gdb(vml, dump_cmds(sl), core=dump)
+    say(clean(out), pre + '_no_traceback' + sfx, out[-3000:])
+    if kernel == 'unwinder':
+        check_kernel_tables(info, out)
+    else:
+        say(re.search(r"tables, \d+ segments from kunwind.ko's registry",
+                      out) is not None and
+            re.search(r'KASLR slide 0x[0-9a-f]+', out) is not None,
+            pre + '_tables_from_the_registry' + sfx, out[:2000])
     note(re.search(r'KASLR slide .*', out).group(0) if
          re.search(r'KASLR slide .*', out) else 'no slide line')
     w, st = walks(out), steps(out)
@@ -292,8 +322,8 @@ def check_dump(info, kernel):
         ours = [s for _, s in frames]
         counted, words = who(st.get('PID %d' % pid), frames)
         say(ours == ktrace and last == WALK_COMPLETE and counted,
-            'gdb_dump_sleeper_%d_equals_kernel_trace%s: %s' % (pid, sfx,
-                                                                words),
+            '%s_sleeper_%d_equals_kernel_trace%s: %s' % (pre, pid, sfx,
+                                                          words),
             'kunwind-bt (left), sched_show_task() (right); %s; %s\n%s' %
             (last, words, diff(ours, ktrace)))
         note('sleeper %d: %d frames' % (pid, len(ours)))
@@ -308,22 +338,105 @@ def check_dump(info, kernel):
         counted, words = who(st.get('CPU %d' % cpu), frames)
         ok = a is not None and b is not None and ours[a + 1:] == \
             ktrace[b + 1:] and last == WALK_COMPLETE and counted
-        say(ok, 'gdb_dump_panic_cpu_%d_equals_panic_trace%s: %s' % (
-            cpu, sfx, words),
+        say(ok, '%s_panic_cpu_%d_equals_panic_trace%s: %s' % (
+            pre, cpu, sfx, words),
             'from panic() outwards: kunwind-bt -c %d (left), the kernel '
             '(right); %s; %s\n%s' % (cpu, last, words, diff(
                 ours[a or 0:], ktrace[b or 0:])))
         note('panicking CPU %d: %d frames, %d from panic() on' %
              (cpu, len(ours), len(ours) - (a or 0)))
-    check_cpus(w, st, sfx, 'dump')
+    check_cpus(w, st, sfx, pre[len('gdb_'):])
     ok, ntasks, ngroups, stopped, bad, words = every_task(out)
-    say(ok, 'gdb_dump_every_task_walk_complete%s: %s' % (sfx, words),
+    say(ok, '%s_every_task_walk_complete%s: %s' % (pre, sfx, words),
         '%d tasks, %d groups, not complete: %s; steps not as expected: %s'
         % (ntasks, ngroups, stopped[:5], bad[:3]))
     note('kunwind-bt -a: %d tasks in %d groups, %d stopped' %
          (ntasks, ngroups, len(stopped)))
-    check_drgn(info, sl, w, sfx)
+    check_drgn(info, sl, w, pre, sfx)
     return w, sl
+
+
+def nm_syms(vmlinux, names):
+    """{name: link address} of vmlinux's symbols names, from nm."""
+    out = subprocess.run(['nm', vmlinux], capture_output=True,
+                         text=True).stdout
+    return dict((p[2], int(p[0], 16)) for p in
+                (line.split() for line in out.splitlines())
+                if len(p) == 3 and p[2] in names)
+
+
+def check_kernel_tables(info, out):
+    """The unwinder kernel's dump: the helpers took the kernel's own
+    tables, vmlinux's at __start_kunwind_table (from nm and VMCOREINFO's
+    KERNELOFFSET, not the helpers' measure) and each module's from
+    mod->arch.kunwind_table; none built on the fly, and kunwind.ko's
+    registry (it is loaded too, with the same tables) not read."""
+    syms = nm_syms(info['vmlinux'], ('__start_kunwind_table',
+                                     '__stop_kunwind_table'))
+    slide = kernel_offset(info['dump'])
+    m = re.search(r"^kunwind: vmlinux table from the kernel's "
+                  r"\.kunwind_table at (0x[0-9a-f]+) \((\d+) bytes\); (\d+) "
+                  r"module tables from mod->arch\.kunwind_table$", out, re.M)
+    mods = set(re.findall(r'^kunwind: table of (\S+) at 0x', out, re.M))
+    segs = set(re.findall(r'^0x[0-9a-f]+-0x[0-9a-f]+ (\S+) ', out, re.M))
+    start = syms.get('__start_kunwind_table', 0) + (slide or 0)
+    size = syms.get('__stop_kunwind_table', 0) - \
+        syms.get('__start_kunwind_table', 0)
+    ok = m is not None and slide is not None and \
+        int(m.group(1), 16) == start and int(m.group(2)) == size and \
+        int(m.group(3)) == len(mods) and \
+        mods >= {'kunwind', 'kunwind_sample'} and segs >= mods | {'vmlinux'} \
+        and 'modules without one' not in out and \
+        'kunwind.ko is loaded too: its registry holds these same tables, ' \
+        'not read' in out and 'kunwind-gen' not in out and \
+        "kunwind.ko's registry" not in out
+    say(ok, 'gdb_unwinder_dump_tables_from_the_kernel: vmlinux\'s at '
+        '__start_kunwind_table %#x, %d bytes; %d module tables (%s); none '
+        'built on the fly, kunwind.ko\'s registry not read' % (
+            start, size, len(mods), ', '.join(sorted(mods))),
+        'want vmlinux\'s at %#x (%d bytes: nm and KERNELOFFSET %s), a table '
+        'for kunwind and kunwind_sample, each with segments\n%s' % (
+            start, size, '%#x' % slide if slide is not None else 'none',
+            '\n'.join(line for line in out.splitlines()
+                      if line.startswith(('kunwind:', '0x')))[:3000]))
+
+
+def check_no_debug_frame(info, sl, w):
+    """The unwinder kernel's walks need no debug info for the tables: the
+    same walks (sleepers and CPUs) with vmlinux's .debug_frame removed,
+    what kunwind-gen builds vmlinux's table from, and no kunwind-gen where
+    the helpers look for it (beside the library)."""
+    tmp = tempfile.mkdtemp()
+    try:
+        vml, lib = os.path.join(tmp, 'vmlinux'), os.path.join(tmp, 'gdb')
+        r = subprocess.run(['objcopy', '--remove-section=.debug_frame',
+                            info['vmlinux'], vml], capture_output=True,
+                           text=True)
+        if r.returncode:
+            say(False, 'gdb_unwinder_dump_walks_without_debug_frame',
+                'objcopy: ' + r.stderr)
+            return
+        os.mkdir(lib)
+        for f in ('libkunwind.so', 'kunwind_format.py'):
+            os.symlink(os.path.join(LIB_DIR, f), os.path.join(lib, f))
+        out = gdb(vml, dump_cmds(sl)[:-1], core=info['dump'],
+                  env={'KUNWIND_GDB_LIB': lib})
+    finally:
+        shutil.rmtree(tmp)
+    w2 = walks(out)
+    keys = ['PID %d' % p for p in sorted(sl)] + ['CPU %d' % c
+                                                  for c in range(2)]
+    same = [k for k in keys if w2.get(k) == w.get(k) and
+            w[k][1] == WALK_COMPLETE]
+    ok = clean(out) and same == keys and 'kunwind-gen' not in out and \
+        "from the kernel's .kunwind_table" in out
+    say(ok, 'gdb_unwinder_dump_walks_without_debug_frame: %d walks, %d '
+        'frames, the same without vmlinux\'s .debug_frame and kunwind-gen'
+        % (len(same), sum(len(w2[k][0]) for k in same)),
+        'walks not the same: %s\n%s' % (
+            [k for k in keys if k not in same],
+            '\n'.join(line for line in out.splitlines()
+                      if line.startswith('kunwind'))[:3000]))
 
 
 def check_cpus(w, st, sfx, what):
@@ -340,7 +453,7 @@ def check_cpus(w, st, sfx, what):
                   for c, wc, s in res))
 
 
-def check_drgn(info, sl, w, sfx):
+def check_drgn(info, sl, w, pre, sfx):
     """drgn 0.0.22's traces of the sleepers: each frame it gives must be
     kunwind's, in order (inlined frames skipped: kunwind reports physical
     frames)."""
@@ -364,7 +477,7 @@ def check_drgn(info, sl, w, sfx):
             os.symlink(info['vmlinux'], vml)
             r = subprocess.CompletedProcess([], 0)
         if r.returncode:
-            say(False, 'gdb_dump_drgn_agrees' + sfx, 'objcopy: ' + r.stderr)
+            say(False, pre + '_drgn_agrees' + sfx, 'objcopy: ' + r.stderr)
             return
         script = '''
 import sys, drgn
@@ -394,7 +507,7 @@ for pid in sys.argv[4:]:
     finally:
         shutil.rmtree(tmp)
     if r.returncode:
-        say(False, 'gdb_dump_drgn_agrees' + sfx, 'drgn failed:\n' + r.stderr[-2000:])
+        say(False, pre + '_drgn_agrees' + sfx, 'drgn failed:\n' + r.stderr[-2000:])
         return
     bad, got, total = [], 0, 0
     for line in r.stdout.splitlines():
@@ -414,7 +527,7 @@ for pid in sys.argv[4:]:
                     pid, i, pc, '%#x' % ours[i] if i < len(ours) else '-'))
                 break
             got += 1
-    say(not bad and got > 0, 'gdb_dump_drgn_agrees' + sfx, '\n'.join(bad) or
+    say(not bad and got > 0, pre + '_drgn_agrees' + sfx, '\n'.join(bad) or
         'drgn gave no frame')
     note('drgn 0.0.22 (vmlinux, without 6.4\'s ORC; the sample .ko): %d of '
          'kunwind\'s %d frames of the sleepers, all equal (0.0.22 finds no '
@@ -727,15 +840,21 @@ def main():
     args = sys.argv[1:]
     stock = os.environ.get('KUNWIND_GDB_STOCK', '6.1').split()
     if args[:1] != ['--alone']:
-        what = args or ['dump', 'fork', 'bad', 'live']
+        what = args or ['dump', 'fork', 'bad', 'live', 'unwinder']
         me = [sys.executable, os.path.abspath(__file__), '--alone']
-        bad = lanes.run('gdb', [(me + ['test'] + what, {})] +
-                        ([(me + stock + what, {})] if stock else []))
+        cases = [a for a in what if a != 'unwinder']
+        runs = [(me + ['test'] + cases, {})] if cases else []
+        if cases and stock:
+            runs.append((me + stock + cases, {}))
+        if 'unwinder' in what:
+            runs.append((me + ['unwinder', 'dump'], {}))
+        bad = lanes.run('gdb', runs)
         return 1 if bad else 0
     cases = ('dump', 'fork', 'bad', 'live')
     kernels = [a for a in args[1:] if a not in cases]
     what = [a for a in args[1:] if a in cases]
-    odd = [k for k in kernels if not re.match(r'^(test|\d+\.\d+\S*)$', k)]
+    odd = [k for k in kernels
+           if not re.match(r'^(test|unwinder|\d+\.\d+\S*)$', k)]
     if odd or not kernels or not what:
         sys.exit('usage: %s --alone KERNEL... %s... (not %s)' % (
             sys.argv[0], '|'.join(cases), ' '.join(odd) or 'that'))
@@ -744,6 +863,8 @@ def main():
         if 'dump' in what or (test and 'bad' in what):
             info = boot('dump', kernel)
             w, sl = check_dump(info, kernel)
+            if kernel == 'unwinder':
+                check_no_debug_frame(info, sl, w)
             if test and 'bad' in what:
                 check_bad(info, sl)
         if 'fork' in what:
