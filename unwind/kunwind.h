@@ -264,15 +264,6 @@ struct kunwind_ops {
 	bool (*text_ok)(void *ctx, unsigned long ip);
 };
 
-/*
- * A call of ops->op.  A build where an indirect call costs (a retpoline)
- * may define KUNWIND_OP() through env.h to call its own ops directly when
- * they are the walk's; any other ops still go through the pointer.
- */
-#ifndef KUNWIND_OP
-#define KUNWIND_OP(s, op, ...)	((s)->ops->op(__VA_ARGS__))
-#endif
-
 /* kunwind_start() flags */
 #define KUNWIND_FP_FALLBACK	0x1	/* guess with rbp where no row exists */
 /* The first ip is a return address (a sleeping task's saved ip). */

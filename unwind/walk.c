@@ -38,11 +38,70 @@ static __kunwind_walk bool stop(struct kunwind_state *s, enum kunwind_stop why)
 	return false;
 }
 
+/*
+ * The calls of the walk's ops.  An indirect call is a retpoline in the
+ * kernel (a fifth of a profiler sample's walk under QEMU, make bench):
+ * there the kernel's own ops (linux/ops.h, which env.h includes) are
+ * called directly when they are the walk's, as the kernel's
+ * INDIRECT_CALL_1() does; any other ops still go through the pointer.
+ */
+static __kunwind_walk __always_inline const struct kunwind_seg *
+op_find_seg(struct kunwind_state *s, unsigned long ip,
+	    const struct kunwind_hdr **table, unsigned long *start)
+{
+#ifdef KUNWIND_KERNEL_OPS
+	if (s->ops == &kunwind_kernel_ops)
+		return kunwind_kernel_find_seg(s->ctx, ip, table, start);
+#endif
+	return s->ops->find_seg(s->ctx, ip, table, start);
+}
+
+static __kunwind_walk __always_inline bool
+op_read(struct kunwind_state *s, unsigned long addr, unsigned long *val)
+{
+#ifdef KUNWIND_KERNEL_OPS
+	if (s->ops == &kunwind_kernel_ops)
+		return kunwind_kernel_read(s->ctx, addr, val);
+#endif
+	return s->ops->read(s->ctx, addr, val);
+}
+
+static __kunwind_walk __always_inline bool
+op_stack(struct kunwind_state *s, unsigned long sp, unsigned long *lo,
+	 unsigned long *hi)
+{
+#ifdef KUNWIND_KERNEL_OPS
+	if (s->ops == &kunwind_kernel_ops)
+		return kunwind_kernel_stack(s->ctx, sp, lo, hi);
+#endif
+	return s->ops->stack(s->ctx, sp, lo, hi);
+}
+
+static __kunwind_walk __always_inline unsigned long
+op_ret_addr(struct kunwind_state *s, unsigned long ip, unsigned long addr_p)
+{
+#ifdef KUNWIND_KERNEL_OPS
+	if (s->ops == &kunwind_kernel_ops)
+		return kunwind_kernel_ret_addr(s->ctx, ip, addr_p);
+#endif
+	return s->ops->ret_addr(s->ctx, ip, addr_p);
+}
+
+static __kunwind_walk __always_inline bool
+op_text_ok(struct kunwind_state *s, unsigned long ip)
+{
+#ifdef KUNWIND_KERNEL_OPS
+	if (s->ops == &kunwind_kernel_ops)
+		return kunwind_kernel_text_ok(s->ctx, ip);
+#endif
+	return s->ops->text_ok(s->ctx, ip);
+}
+
 /* A stack the walker can use: at least one word, not wrapping. */
 static __kunwind_walk bool stack_of(struct kunwind_state *s, unsigned long addr,
 				    unsigned long *lo, unsigned long *hi)
 {
-	return KUNWIND_OP(s, stack, s->ctx, addr, lo, hi) && *hi > *lo &&
+	return op_stack(s, addr, lo, hi) && *hi > *lo &&
 	       *hi - *lo >= sizeof(long);
 }
 
@@ -58,7 +117,7 @@ static __kunwind_walk __always_inline bool load_word(struct kunwind_state *s,
 						     const bool direct)
 {
 	if (!direct)
-		return KUNWIND_OP(s, read, s->ctx, addr, val);
+		return op_read(s, addr, val);
 	/* Stack words may be misaligned (odd CFA offsets): no UB. */
 	__builtin_memcpy(val, (const void *)addr, sizeof(*val));
 	return true;
@@ -232,7 +291,7 @@ static __kunwind_walk bool seg_at(struct kunwind_state *s, unsigned long addr)
 
 	if (addr - s->seg_lo < s->seg_len)
 		return true;
-	seg = KUNWIND_OP(s, find_seg, s->ctx, addr, &t, &start);
+	seg = op_find_seg(s, addr, &t, &start);
 	if (!seg)
 		return false;
 	s->seg_table = t;
@@ -308,7 +367,7 @@ static __kunwind_walk __always_inline bool code_at(struct kunwind_state *s,
 	if (s->cache && cache_vouches(s->cache, addr))
 		return true;
 	return seg_at(s, addr) || !s->ops->text_ok ||
-	       KUNWIND_OP(s, text_ok, s->ctx, ip);
+	       op_text_ok(s, ip);
 }
 
 __kunwind_walk bool kunwind_code_at(struct kunwind_state *s, unsigned long ip,
@@ -406,7 +465,7 @@ static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long reg
 static __kunwind_walk __always_inline unsigned long
 ret_addr(struct kunwind_state *s, unsigned long ip, unsigned long addr_p)
 {
-	return s->ops->ret_addr ? KUNWIND_OP(s, ret_addr, s->ctx, ip, addr_p) : ip;
+	return s->ops->ret_addr ? op_ret_addr(s, ip, addr_p) : ip;
 }
 
 /*

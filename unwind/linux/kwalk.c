@@ -123,7 +123,7 @@ __kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_kstate *w,
 
 /* ---- the kernel's ops ---------------------------------------------- */
 
-/* Called directly by the walker (KUNWIND_OP(), unwind/linux/ops.h). */
+/* Called directly by the walker (op_read() ..., unwind/walk.c). */
 __kunwind_walk const struct kunwind_seg *
 kunwind_kernel_find_seg(void *ctx, unsigned long ip,
 			const struct kunwind_hdr **table, unsigned long *start)

@@ -95,14 +95,10 @@ unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
 bool kunwind_kernel_text_ok(void *ctx, unsigned long ip);
 
 /*
- * The core's call of ops->op (KUNWIND_OP(), kunwind.h).  An
- * indirect call is a retpoline here (a fifth of a profiler sample's walk
- * under QEMU, make bench): the kernel's own ops are called directly when
- * they are the walk's, as the kernel's INDIRECT_CALL_1() does; any other
- * ops still work.
+ * The core calls these directly when kunwind_kernel_ops are the walk's
+ * (walk.c, op_read() and the others): an indirect call is a retpoline
+ * here.
  */
-#define KUNWIND_OP(s, op, ...)						\
-	((s)->ops == &kunwind_kernel_ops ? kunwind_kernel_##op(__VA_ARGS__) : \
-					   (s)->ops->op(__VA_ARGS__))
+#define KUNWIND_KERNEL_OPS
 
 #endif /* _KUNWIND_LINUX_OPS_H */
