@@ -16,7 +16,8 @@ pkgs="gcc make libelf-dev libdw-dev elfutils libunwind-dev valgrind gdb binutils
 if [ "${1:-}" = kernel ]; then
 	pkgs="$pkgs qemu-system-x86 busybox-static cpio zstd bc bison flex
 	      libssl-dev linux-headers-amd64 linux-image-amd64 linux-source-6.12
-	      rsync xz-utils gzip python3-drgn patch"
+	      rsync xz-utils gzip python3-drgn patch
+	      linux-perf bash coreutils procps libc-bin"
 fi
 # shellcheck disable=SC2086 # one word a package
 apt_need $pkgs
