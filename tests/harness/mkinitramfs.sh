@@ -15,6 +15,10 @@
 # any other FILE	copied to /NAME (or to DEST when given as FILE:DEST;
 #			a .ko or .sh given so is only copied)
 #
+# A FILE that is a dynamically linked program (ldd lists its libraries:
+# perf, bash) brings those libraries and its loader along, each at its
+# host path, so that it runs in the guest as it does here.
+#
 # /init mounts proc, sysfs, devtmpfs and debugfs, loads the modules and
 # runs the scripts in order ("kunwind-init: insmod NAME", "kunwind-init:
 # run NAME" then "kunwind-init: NAME exit N"), runs /test.sh, prints
@@ -77,6 +81,16 @@ for arg in "$@"; do
 		echo "$name" >>"$root/lib/modules/order"
 	else
 		cp "$f" "$root/$name"
+	fi
+	# ldd succeeds only on a dynamic executable; "=> /path" are its
+	# libraries, the bare absolute path its loader.
+	if libs=$(ldd "$f" 2>/dev/null); then
+		for lib in $(awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+				$1 ~ /^\// { print $1 }' <<<"$libs"); do
+			[ -e "$root$lib" ] && continue
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
 	fi
 done
 

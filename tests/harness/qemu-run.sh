@@ -4,10 +4,10 @@
 # Boot a kernel + initramfs in QEMU with the serial console on stdout:
 #
 #	tests/harness/qemu-run.sh --kernel BZIMAGE --initrd CPIO [--append "ARGS"]
-#		[--timeout S] [--log FILE] [--any-init] [-- QEMU-ARGS...]
+#		[--timeout S] [--log FILE] [--smp N] [--any-init] [-- QEMU-ARGS...]
 #
 # The console log goes to stdout (carriage returns stripped) and, with
-# --log, to FILE.  QEMU runs with -no-reboot and panic=-1, so a reboot, a
+# --log, to FILE.  --smp N: N vCPUs (default 2).  QEMU runs with -no-reboot and panic=-1, so a reboot, a
 # poweroff and a panic all end it.  Exit status:
 #	0	QEMU exited, no kernel panic, and the initramfs (mkinitramfs.sh)
 #		reported "kunwind-init: done status=0"
@@ -42,7 +42,7 @@ APT_WHO="qemu-run"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
 
-kernel='' initrd='' append='' timeout=300 log='' any_init=0
+kernel='' initrd='' append='' timeout=300 log='' any_init=0 smp=2
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--any-init) any_init=1; shift ;;
@@ -51,6 +51,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
 	--) shift; break ;;
 	*) die "unknown argument '$1' (see the header of $0)" ;;
 	esac
@@ -93,7 +94,7 @@ set +e
 # stdin from /dev/null: QEMU must neither read the caller's terminal nor
 # switch it to raw mode.
 timeout -k 5 "$timeout" "$qemu" \
-	-accel "$accel" -cpu "$cpu" -m 1G -smp 2 \
+	-accel "$accel" -cpu "$cpu" -m 1G -smp "$smp" \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-serial stdio -monitor none \
 	-kernel "$kernel" -initrd "$initrd" \
