@@ -8,11 +8,32 @@
 #
 #   tasks	/proc/PID/stack of every task but this shell's, at a quiescent
 #		point: "task PID COMM" then the frames
+#   nmi		sysrq's show-backtrace-all-active-CPUs: the other CPU
+#		walked in NMI context (an NMI IPI), this one directly
 #   trigger	ftrace's stacktrace trigger on sched_process_exec, one exec
 #		of /bin/true: the trace's <stack trace> lines, with offsets
 #   kprobes	the KUnit kprobes suite (kprobes_test.ko): its KTAP lines
 #   show	sysrq's show-state: every task's trace, by dump_stack()'s
 #		printer
+#   sample	kunwind.ko and kunwind's sample module (sample/points.c):
+#		at each point the kernel's dump_stack() beside kunwind.ko's
+#		trace; one more point from a sysfs write, the exit point at
+#		rmmod.  On the kunwind kernel kunwind.ko registers the
+#		kernel's own vmlinux table and every module's .kunwind
+#   perf	perf record -g (Debian's linux-perf, /bin/perf) on two
+#		tracepoints hit by known paths, sched_process_exec (three
+#		execs of /bin/true) and sched_process_fork (the shell's
+#		forks for them), while function_graph traces bprm_execve and
+#		kernel_clone and kretprobes sit on do_execveat_common and
+#		kernel_clone (whose return address both rewrite): return
+#		addresses on the stack the walk must see through; perf
+#		script's samples, then how often each tracer hit
+#   (then, in a boot of their own on one CPU, unwinder_part=selftests:)
+#   ftracetest	ftrace's own selftests that take stack traces
+#		(tools/testing/selftests/ftrace, in /ftrace): its lines
+#   livepatch	the livepatch selftests (tools/testing/selftests/livepatch,
+#		in /livepatch, their test modules built on the host against
+#		this kernel): every script's output and exit status
 #   death-T	LKDTM's crash T through provoke-crash/DIRECT, written by
 #		a subshell the oops kills: WARNING, WARNING_MESSAGE, BUG,
 #		EXCEPTION, EXEC_NULL (a call through a NULL pointer); the
@@ -21,6 +42,31 @@
 #		(/sys/kernel/debug/unwind_kunwind): steps by table rows and
 #		frames guessed from rbp, since boot
 mark() { echo "unwinder-test: $1"; }
+
+# ftrace's and livepatch's own selftests (a boot of their own).
+selftests() {
+	# ftrace's selftests that take stack traces, as upstream runs them.
+	mark "begin ftracetest"
+	(cd /ftrace && ./ftracetest -v $(cat tests))
+	echo "ftracetest exit $?"
+	mark "end ftracetest"
+
+	# The livepatch selftests: each script as kselftest runs it, from its
+	# directory.  KDIR only has to exist (functions.sh's has_kdir): the test
+	# modules were built on the host against this kernel.
+	mark "begin livepatch"
+	ln -s /proc/self/fd /dev/fd 2>/dev/null
+	# Each script's output is kept apart and shown after it: on the console
+	# the kernel's messages would split its lines.
+	for lp in /livepatch/test-*.sh; do
+		echo "livepatch-script ${lp##*/}"
+		(cd /livepatch && KDIR=/livepatch bash "$lp") >/tmp/livepatch.out 2>&1
+		rc=$?
+		cat /tmp/livepatch.out
+		echo "livepatch-exit ${lp##*/} $rc"
+	done
+	mark "end livepatch"
+}
 
 # One fatal crash (unwinder_fatal=T on the command line): the boot ends
 # with the kernel's panic, after the report.
@@ -54,6 +100,15 @@ if [ -n "$fatal" ]; then
 	exit 1
 fi
 
+# The code-patching selftests, a boot of their own on one CPU
+# (unwinder_part=selftests on the command line; tests/unwinder.test says
+# why): ftracetest, then livepatch, then the end.
+if grep -q 'unwinder_part=selftests' /proc/cmdline; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	selftests
+	exit 0
+fi
+
 # Let the boot's kthreads settle.
 sleep 2
 
@@ -78,6 +133,23 @@ echo t >/proc/sysrq-trigger
 sleep 1
 mark "end show"
 
+# Every CPU's stack from an NMI (sysrq l: trigger_all_cpu_backtrace()),
+# while a reader of /dev/zero keeps the other CPU busy, mostly in the
+# kernel (an idle CPU is skipped); three times, for an NMI that lands in
+# the kernel.
+cat /dev/zero >/dev/null &
+busy=$!
+sleep 0.5
+mark "begin nmi"
+sleep 0.5
+for i in 1 2 3; do
+	echo l >/proc/sysrq-trigger
+	sleep 0.5
+done
+mark "end nmi"
+kill $busy
+wait $busy 2>/dev/null
+
 
 t=/sys/kernel/tracing
 mount -t tracefs nodev $t 2>/dev/null
@@ -89,6 +161,8 @@ if [ -w $t/events/sched/sched_process_exec/trigger ]; then
 	mark "begin trigger"
 	cat $t/trace
 	mark "end trigger"
+	echo 0 >$t/options/sym-offset
+	echo >$t/trace
 else
 	echo "unwinder-test: no sched_process_exec trigger"
 	exit 1
@@ -96,6 +170,48 @@ fi
 mark "begin kprobes"
 insmod /kprobes_test.ko
 mark "end kprobes"
+
+mark "begin sample"
+insmod /kunwind.ko && insmod /kunwind_sample.ko &&
+	echo 1 >/sys/module/kunwind_sample/parameters/trigger &&
+	rmmod kunwind_sample
+echo "sample exit $?"
+mark "end sample"
+# Gone again, so that the crashes below get the kernel's report alone on
+# both kernels (on the ORC kernel kunwind.ko adds its own trace).
+rmmod kunwind
+
+# perf's kernel callchains (perf_callchain_kernel(), the unwinder from
+# the sampled registers) through rewritten return addresses.
+echo 0 >/proc/sys/kernel/kptr_restrict
+echo -1 >/proc/sys/kernel/perf_event_paranoid
+echo 'bprm_execve kernel_clone' >$t/set_ftrace_filter
+echo function_graph >$t/current_tracer
+echo 'r:kunwind_exec do_execveat_common' >>$t/kprobe_events
+echo 'r:kunwind_clone kernel_clone' >>$t/kprobe_events
+echo 1 >$t/events/kprobes/enable
+perf record -q -g -e sched:sched_process_exec -e sched:sched_process_fork \
+	-o /tmp/perf.data -- sh -c '/bin/true; /bin/true; /bin/true' ||
+	echo "unwinder-test: perf record failed"
+echo 0 >$t/events/kprobes/enable
+echo 0 >$t/tracing_on
+mark "begin perf"
+perf script -i /tmp/perf.data -F comm,event,ip,sym,symoff,dso 2>&1
+# The tracers were there: function_graph's entries, the kretprobes' hits
+# (read before the tracer is changed: that empties the buffer).
+for f in bprm_execve kernel_clone; do
+	echo "perf-tracer function_graph $f $(grep -c " $f()" $t/trace)"
+done
+for e in kunwind_exec kunwind_clone; do
+	echo "perf-tracer kretprobe $e $(grep -c " $e: " $t/trace)"
+done
+mark "end perf"
+echo nop >$t/current_tracer
+echo 1 >$t/tracing_on
+echo >$t/trace
+echo >$t/set_ftrace_filter
+echo >$t/kprobe_events
+
 
 insmod /lkdtm.ko || exit 1
 for c in WARNING WARNING_MESSAGE BUG EXCEPTION EXEC_NULL; do

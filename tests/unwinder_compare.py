@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare the stack traces of the same guest script on two kernels.
 
-    tests/unwinder_compare.py [--only-deaths] ORC-CONSOLE KUNWIND-CONSOLE
+    tests/unwinder_compare.py [--only-deaths|--only-selftests] ORC-CONSOLE KUNWIND-CONSOLE
 
 The consoles are tests/unwinder-guest.sh's on the ORC kernel and on the
 kunwind kernel (same config but the unwinder).  A frame is compared by
@@ -22,6 +22,22 @@ section, and exits 1 if one failed.
   the same cases (its stack-trace-on-kretprobe cases among them).
   show: sysrq's show-state, every task (pid and name) on both: the same
   reliable frames (the lines without "? ") and brackets.
+  nmi: sysrq's backtrace of every CPU, three times, the other CPU busy
+  reading /dev/zero: that CPU's traces, walked inside the NMI handler
+  from the interrupted registers, each a whole walk to a stack bottom,
+  the first on each kernel ending in the same bottom frame (what the
+  NMI hit is another instruction on each boot); the asking CPU's,
+  walked directly, equal.
+  sample: kunwind's sample module (sample/points.c): at every point the
+  kernel's dump_stack() trace (its reliable frames, brackets) equal on
+  both kernels; a point in an interrupt may find another state under
+  it, as a crash in one (below).
+  perf: perf record -g's samples, in order, the same events, the kernel
+  part of each callchain equal by symbol and offset (user frames are
+  the user's: not compared); no tracer trampoline left in a chain.
+  ftracetest: every ftrace selftest listed passed on both kernels.
+  livepatch: every livepatch selftest script exited 0 on both kernels,
+  every TEST in it "ok", the same tests.
   death-T: LKDTM's crash T, the kernel's report on both: its RIP lines,
   reliable frames and brackets equal.  The "? " lines are the printer's
   scan of the stack, not the unwinder's walk, and are left out.  A crash
@@ -260,11 +276,15 @@ def report_tasks(to, tk, eq, away, diff, counts):
 def main():
     args = sys.argv[1:]
     only_deaths = args[:1] == ['--only-deaths']
-    if only_deaths:
+    only_selftests = args[:1] == ['--only-selftests']
+    if only_deaths or only_selftests:
         args = args[1:]
     if len(args) != 2:
         sys.exit(__doc__)
     orc, kun = sections(args[0]), sections(args[1])
+    if only_selftests:
+        return 1 if checks(orc, kun, (('ftracetest', check_ftracetest),
+                                      ('livepatch', check_livepatch))) else 0
     if only_deaths:
         deaths = [n for n in set(orc) | set(kun) if n.startswith('death-')]
         if not deaths:
@@ -291,8 +311,227 @@ def main():
         print('ok unwinder_stacktrace_trigger_equal')
     print('#   %d frames: %d by symbol and offset, %d by symbol'
           % (len(a), counts['exact'], counts['by_name']))
+    bad += checks(orc, kun, (('nmi', check_nmi), ('sample', check_sample),
+                             ('perf', check_perf)))
     bad += more(orc, kun)
     return 1 if bad else 0
+
+
+def checks(orc, kun, which):
+    """Each (section, check) of which on both consoles: failures."""
+    bad = 0
+    for name, check in which:
+        if name not in orc or name not in kun:
+            print('not ok unwinder_%s: section missing (orc %s, kunwind %s)'
+                  % (name, name in orc, name in kun))
+            bad += 1
+        else:
+            bad += check(orc[name], kun[name])
+    return bad
+
+
+def nmi_traces(lines):
+    """[report()] of each trace sysrq l printed, in order."""
+    out, cur = [], None
+    for line in lines:
+        if re.search(r'NMI backtrace for cpu \d+$', line):
+            cur = []
+            out.append(cur)
+            continue
+        if cur is not None:
+            cur.append(line)
+    return [report(t)[0] for t in out]
+
+
+def check_nmi(orc, kun):
+    """sysrq l's traces: the asking CPU's, walked directly (its trace
+    holds nmi_cpu_backtrace()), equal every time; the other CPU's, walked
+    inside the NMI handler from the registers the NMI interrupted (show_
+    regs()): each must be a whole walk, to a stack bottom, and the first
+    on each kernel end in the same bottom frame (what the NMI hit is
+    another instruction on each boot)."""
+    a, b = nmi_traces(orc), nmi_traces(kun)
+    counts = {'exact': 0, 'by_name': 0}
+
+    def direct(f):
+        return any(x[0] == 'nmi_cpu_backtrace' for x in f)
+    da, db = [f for f in a if direct(f)], [f for f in b if direct(f)]
+    na = [f for f in a if f and not direct(f)]
+    nb = [f for f in b if f and not direct(f)]
+    bad = not na or not nb or not da or len(da) != len(db) or \
+        not all(ends(f) for f in na + nb) or last(na[0])[0] != last(nb[0])[0]
+    for fa, fb in zip(da, db):
+        bad = bad or not same(fa, fb, counts)
+    print('%s unwinder_nmi_backtrace%s'
+          % ('not ok' if bad else 'ok', ': walked in an NMI orc %d (%d whole),'
+             ' kunwind %d (%d whole); direct orc %d, kunwind %d; or they '
+             'differ' % (len(na), sum(map(ends, na)), len(nb),
+                         sum(map(ends, nb)), len(da), len(db))
+             if bad else ''))
+    print('#   walked inside the NMI handler, from the interrupted registers '
+          'to the task\'s stack bottom: orc %d, kunwind %d (%d frames); '
+          'the asking CPU\'s %d direct traces equal (%d lines by symbol and '
+          'offset, %d by symbol)'
+          % (len(na), len(nb), sum(len(f) for f in nb), len(da),
+             counts['exact'], counts['by_name']))
+    if bad:
+        print('#   orc:     %s\n#   kunwind: %s'
+              % (fmt(na[0] if na else []), fmt(nb[0] if nb else [])))
+    return int(bad)
+
+
+SAMPLE_MARK = re.compile(r'kunwind-sample: point (\d+) (begin (\S+)|kunwind|kernel|end)')
+
+
+def sample_points(lines):
+    """{(number, name): the kernel part's lines} of the sample's points."""
+    pts, names, cur = {}, {}, None
+    for line in lines:
+        m = SAMPLE_MARK.search(line)
+        if m:
+            num = int(m.group(1))
+            if m.group(3):
+                names[num] = m.group(3)
+            cur = pts.setdefault((num, names.get(num, '?')), []) \
+                if m.group(2) == 'kernel' else None
+            continue
+        if cur is not None:
+            cur.append(line)
+    return pts
+
+
+def check_sample(orc, kun):
+    a, b = sample_points(orc), sample_points(kun)
+    bad, lines, counts = [], 0, {'exact': 0, 'by_name': 0}
+    notes = []
+    for k in sorted(set(a) | set(b)):
+        fa, fb = report(a.get(k, []))[0], report(b.get(k, []))[0]
+        lines += len(fa)
+        if fa and same(fa, fb, counts):
+            continue
+        if fa and interrupted_elsewhere(fa, fb, counts):
+            notes.append(k)
+            continue
+        bad.append(k)
+    ok = len(a) >= 16 and not bad
+    print('%s unwinder_sample_dump_stack_equal%s'
+          % ('ok' if ok else 'not ok',
+             '' if ok else ': %d points (want 16), %d differ' % (len(a), len(bad))))
+    print('#   %d points, %d lines (frames, brackets): %d by symbol and offset, '
+          '%d by symbol' % (len(a), lines, counts['exact'], counts['by_name']))
+    for k in notes:
+        print('#   point %d %s: equal through the interrupt, another state '
+              'under it' % k)
+    for k in bad[:5]:
+        print('#   point %d %s differs\n#     orc:     %s\n#     kunwind: %s'
+              % (k + (fmt(report(a.get(k, []))[0]), fmt(report(b.get(k, []))[0]))))
+    return int(not ok)
+
+
+PERF_FRAME = re.compile(r'^\s+([0-9a-f]+) (\S+?)(?:\+0x([0-9a-f]+))? \((\S+)\)$')
+TRAMPOLINES = {'return_to_handler', 'arch_rethook_trampoline',
+               '__kretprobe_trampoline', 'kretprobe_trampoline'}
+
+
+def perf_samples(lines):
+    """[(comm, event, [(sym, off)...] kernel frames)] of perf script."""
+    out = []
+    for line in lines:
+        if not line.strip():
+            continue
+        m = PERF_FRAME.match(line)
+        if m:
+            if out and m.group(4).startswith('[') and m.group(4) != '[unknown]':
+                out[-1][2].append((m.group(2), int(m.group(3) or '0', 16)))
+            continue
+        w = line.split()
+        ev = [x.rstrip(':') for x in w[1:2] if x.startswith('sched:')]
+        if not line[0].isspace() and ev:
+            out.append((w[0], ev[0], []))
+    return out
+
+
+def tracer_hits(lines):
+    """{"function_graph bprm_execve": hits, ...}: the guest's counts of
+    the tracers that rewrote return addresses during perf record."""
+    return {' '.join(w[1:3]): int(w[3]) for w in (l.split() for l in lines)
+            if len(w) == 4 and w[0] == 'perf-tracer' and w[3].isdigit()}
+
+
+def check_perf(orc, kun):
+    a, b = perf_samples(orc), perf_samples(kun)
+    ha, hb = tracer_hits(orc), tracer_hits(kun)
+    idle = sorted('%s (%s)' % (k, side) for side, h in (('orc', ha), ('kunwind', hb))
+                  for k, v in h.items() if not v)
+    frames = sum(len(x[2]) for x in a)
+    diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    tramp = [x for x in a + b for f in x[2] if f[0] in TRAMPOLINES]
+    events = sorted(set(x[1] for x in a))
+    ok = (len(a) >= 6 and len(a) == len(b) and not diff and not tramp and
+          len(ha) == 4 and ha.keys() == hb.keys() and not idle and
+          all(x[2] for x in a) and events == ['sched:sched_process_exec',
+                                              'sched:sched_process_fork'])
+    print('%s unwinder_perf_callchains_equal%s'
+          % ('ok' if ok else 'not ok', '' if ok else
+             ': orc %d samples, kunwind %d, %d differ, %d with a tracer '
+             'trampoline; tracers that never hit: %s'
+             % (len(a), len(b), len(diff), len(tramp), ', '.join(idle) or '-')))
+    print('#   %d samples (%s), %d kernel frames, equal by symbol and offset'
+          % (len(a), ', '.join('%d %s' % (sum(1 for x in a if x[1] == e), e)
+                              for e in events), frames))
+    print('#   return addresses rewritten meanwhile, hits orc/kunwind: %s'
+          % ', '.join('%s %d/%d' % (k, ha[k], hb.get(k, 0)) for k in sorted(ha)))
+    for i in diff[:3]:
+        print('#   sample %d\n#     orc:     %s\n#     kunwind: %s'
+              % (i, a[i], b[i]))
+    return int(not ok)
+
+
+FTRACETEST = re.compile(r'^\[(\d+)\] (.*?)\s*\[(PASS|FAIL|UNRESOLVED|UNTESTED|'
+                        r'UNSUPPORTED|XFAIL)\]')
+
+
+def check_ftracetest(orc, kun):
+    def res(lines):
+        return {m.group(2): m.group(3)
+                for m in (FTRACETEST.match(l) for l in lines) if m}
+    a, b = res(orc), res(kun)
+    fails = sorted('%s: %s' % (n, v) for r in (a, b) for n, v in r.items()
+                   if v != 'PASS')
+    ok = a and a.keys() == b.keys() and not fails
+    print('%s unwinder_ftrace_selftests%s'
+          % ('ok' if ok else 'not ok', '' if ok else
+             ': orc %d, kunwind %d; not passed: %s'
+             % (len(a), len(b), '; '.join(fails) or '-')))
+    print('#   %d passed on both: %s' % (len(a), '; '.join(sorted(a))))
+    return int(not ok)
+
+
+def check_livepatch(orc, kun):
+    def res(lines):
+        exits, tests = {}, {}
+        for l in lines:
+            m = re.match(r'^livepatch-exit (\S+) (\d+)$', l)
+            if m:
+                exits[m.group(1)] = int(m.group(2))
+            m = re.match(r'^TEST: (.*) \.\.\. (ok|not ok)$', l)
+            if m:
+                tests[m.group(1)] = m.group(2)
+        return exits, tests
+    (ea, ta), (eb, tb) = res(orc), res(kun)
+    bad = sorted('%s exit %d' % (n, v) for e in (ea, eb)
+                 for n, v in e.items() if v) + \
+        sorted('%s: %s' % (n, v) for t in (ta, tb) for n, v in t.items()
+               if v != 'ok')
+    ok = ea and ea.keys() == eb.keys() and ta.keys() == tb.keys() and \
+        len(ta) > 0 and not bad
+    print('%s unwinder_livepatch_selftests%s'
+          % ('ok' if ok else 'not ok', '' if ok else
+             ': orc %d scripts %d tests, kunwind %d scripts %d tests; %s'
+             % (len(ea), len(ta), len(eb), len(tb), '; '.join(bad) or '-')))
+    print('#   %d scripts, %d tests, each ok on both kernels: %s'
+          % (len(ea), len(ta), ' '.join(sorted(ea))))
+    return int(not ok)
 
 
 def more(orc, kun):
