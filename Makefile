@@ -22,11 +22,11 @@ GEN_OBJ  := $(GEN_SRC:%.c=$(O)/%.o)
 all: $(O)/kunwind-gen $(O)/kunwind-stack gdb
 
 # The core is compiled freestanding, exactly as the kernel sees it.
-$(O)/unwind/%.o: unwind/%.c unwind/*.h
+$(O)/unwind/%.o: unwind/%.c unwind/*.h unwind/host/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WFLAGS) $(CORE_CFLAGS) -c -o $@ $<
 
-$(O)/gen/%.o: gen/%.c gen/*.h unwind/*.h
+$(O)/gen/%.o: gen/%.c gen/*.h unwind/*.h unwind/host/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WFLAGS) -c -o $@ $<
 
@@ -37,7 +37,7 @@ $(O)/kunwind-gen: $(O)/gen/main.o $(GEN_OBJ) $(CORE_OBJ)
 # Its objects go to kunwind-stack.obj/, as $(O)/kunwind-stack is the program.
 STACK_OBJ := $(O)/kunwind-stack.obj/main.o $(O)/kunwind-stack.obj/core.o
 
-$(O)/kunwind-stack.obj/%.o: kunwind-stack/%.c kunwind-stack/*.h gen/*.h unwind/*.h
+$(O)/kunwind-stack.obj/%.o: kunwind-stack/%.c kunwind-stack/*.h gen/*.h unwind/*.h unwind/host/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WFLAGS) -c -o $@ $<
 
