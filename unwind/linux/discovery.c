@@ -332,20 +332,12 @@ static bool banner_ok(const char *banner)
 }
 
 /*
- * The vmlinux table's bases are link-time addresses; the kernel runs at
- * link address + KASLR offset, which two exported functions measure (two,
- * so that a vmlinux with the same banner but another layout is caught).
- *
- * Its init text stays looked up after the kernel frees it, as ORC keeps
- * looking it up (orc_find(): is_kernel_inittext()): nothing else is ever
- * placed at those addresses, and the boot CPU's idle task returns into
- * start_kernel() and friends for as long as the machine runs.
- */
-/*
  * On a kernel whose own unwinder is kunwind (compat.h), with no table
  * compiled in: the kernel's, found by name (kallsyms has the linker
  * script's symbols with CONFIG_KALLSYMS_ALL).  Its bases are run-time
- * addresses already: bias 0.  1 if registered, 0 if there is none.
+ * addresses already: bias 0.  1 if that kernel's table was dealt with
+ * (registered, or said to be missing: there is no ORC to fall back on),
+ * 0 on any other kernel, or an error.
  */
 static int kernel_table_register(void)
 {
@@ -358,9 +350,13 @@ static int kernel_table_register(void)
 		return 0;
 	start = kunwind_lookup_name("__start_kunwind_table");
 	stop = kunwind_lookup_name("__stop_kunwind_table");
-	if (!start || stop <= start || !kunwind_sym.etext) {
-		pr_info("the kernel's unwinder is kunwind, but its vmlinux table was not found (CONFIG_KALLSYMS_ALL): kernel frames are not walked\n");
-		return 0;
+	if (!start || stop <= start) {
+		pr_info("the kernel's unwinder is kunwind, but __start_kunwind_table was not found (kallsyms has it with CONFIG_KALLSYMS_ALL): kernel frames are not walked\n");
+		return 1;
+	}
+	if (!kunwind_sym.etext) {
+		pr_info("the kernel's unwinder is kunwind, but its text's bounds are unknown: kernel frames are not walked\n");
+		return 1;
 	}
 	text[0].start = kunwind_sym.stext;
 	text[0].end = PAGE_ALIGN(kunwind_sym.etext);
@@ -373,11 +369,21 @@ static int kernel_table_register(void)
 				       stop - start, 0, text, nr_text);
 	if (IS_ERR(entry))
 		return PTR_ERR(entry);
-	pr_info("the kernel's unwinder is kunwind: its vmlinux table (%lu bytes) registered, its oops traces are kunwind's (kunwind.oops off)\n",
+	pr_info("the kernel's unwinder is kunwind: its vmlinux table (%lu bytes) registered; its oops traces are kunwind's, so kunwind.oops defaults to off\n",
 		stop - start);
 	return 1;
 }
 
+/*
+ * The vmlinux table's bases are link-time addresses; the kernel runs at
+ * link address + KASLR offset, which two exported functions measure (two,
+ * so that a vmlinux with the same banner but another layout is caught).
+ *
+ * Its init text stays looked up after the kernel frees it, as ORC keeps
+ * looking it up (orc_find(): is_kernel_inittext()): nothing else is ever
+ * placed at those addresses, and the boot CPU's idle task returns into
+ * start_kernel() and friends for as long as the machine runs.
+ */
 int kunwind_vmlinux_register(void)
 {
 	const struct kunwind_vmlinux_info *info = &kunwind_vmlinux_info;
