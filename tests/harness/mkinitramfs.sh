@@ -85,6 +85,8 @@ for arg in "$@"; do
 	# ldd succeeds only on a dynamic executable; "=> /path" are its
 	# libraries, the bare absolute path its loader.
 	if libs=$(ldd "$f" 2>/dev/null); then
+		! grep -q 'not found' <<<"$libs" ||
+			die "$f: a library ldd does not find: $(grep 'not found' <<<"$libs")"
 		for lib in $(awk '$2 == "=>" && $3 ~ /^\// { print $3 }
 				$1 ~ /^\// { print $1 }' <<<"$libs"); do
 			[ -e "$root$lib" ] && continue
