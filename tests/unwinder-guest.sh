@@ -21,9 +21,10 @@
 #		rmmod.  On the kunwind kernel kunwind.ko registers the
 #		kernel's own vmlinux table and every module's .kunwind
 #   perf	perf record -g (Debian's linux-perf, /bin/perf) on two
-#		tracepoints hit by known paths, sched_process_exec (three
-#		execs of /bin/true) and sched_process_fork (the shell's
-#		forks for them), while function_graph traces bprm_execve and
+#		tracepoints hit by known paths, sched_process_exec and
+#		sched_process_fork, around sh -c with three /bin/true (four
+#		execs: sh's and the trues'; two forks: the last true is
+#		exec'd in place), while function_graph traces bprm_execve and
 #		kernel_clone and kretprobes sit on do_execveat_common and
 #		kernel_clone (whose return address both rewrite): return
 #		addresses on the stack the walk must see through; perf
@@ -68,6 +69,15 @@ selftests() {
 	mark "end livepatch"
 }
 
+# The kunwind kernel's count of who walked, since boot.
+steps() {
+	if [ -r /sys/kernel/debug/unwind_kunwind ]; then
+		mark "begin steps"
+		cat /sys/kernel/debug/unwind_kunwind
+		mark "end steps"
+	fi
+}
+
 # One fatal crash (unwinder_fatal=T on the command line): the boot ends
 # with the kernel's panic, after the report.
 # T is a crash type, written to provoke-crash/DIRECT, or POINT:TYPE, a
@@ -102,10 +112,11 @@ fi
 
 # The code-patching selftests, a boot of their own on one CPU
 # (unwinder_part=selftests on the command line; tests/unwinder.test says
-# why): ftracetest, then livepatch, then the end.
+# why): ftracetest, then livepatch, then the steps, then the end.
 if grep -q 'unwinder_part=selftests' /proc/cmdline; then
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	selftests
+	steps
 	exit 0
 fi
 
@@ -215,14 +226,15 @@ echo >$t/kprobe_events
 
 insmod /lkdtm.ko || exit 1
 for c in WARNING WARNING_MESSAGE BUG EXCEPTION EXEC_NULL; do
+	# The console is the tty's and printk's, each flushed on its own:
+	# let the marker be out before the crash report, and the report
+	# before the next marker.
 	mark "begin death-$c"
+	sleep 0.5
 	(echo "$c" >/sys/kernel/debug/provoke-crash/DIRECT)
+	sleep 0.5
 	mark "end death-$c"
 done
 
-if [ -r /sys/kernel/debug/unwind_kunwind ]; then
-	mark "begin steps"
-	cat /sys/kernel/debug/unwind_kunwind
-	mark "end steps"
-fi
+steps
 exit 0

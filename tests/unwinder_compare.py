@@ -25,9 +25,9 @@ section, and exits 1 if one failed.
   nmi: sysrq's backtrace of every CPU, three times, the other CPU busy
   reading /dev/zero: that CPU's traces, walked inside the NMI handler
   from the interrupted registers, each a whole walk to a stack bottom,
-  the first on each kernel ending in the same bottom frame (what the
-  NMI hit is another instruction on each boot); the asking CPU's,
-  walked directly, equal.
+  and the first pair that interrupted the same instruction on both
+  kernels equal frame for frame (what the NMI hits may differ); the
+  asking CPU's, walked directly, equal.
   sample: kunwind's sample module (sample/points.c): at every point the
   kernel's dump_stack() trace (its reliable frames, brackets) equal on
   both kernels; a point in an interrupt may find another state under
@@ -44,7 +44,8 @@ section, and exits 1 if one failed.
   in an interrupt may find another state under the interrupt on each
   boot: then equal up to the interrupt's C entry (common_interrupt(),
   sysvec_*(): by name, its call site depends on the stack the interrupt
-  came on), and ending in the same bottom frame.
+  came on), and each a whole walk, ending at a stack bottom (what is
+  under the interrupt may be another task on each boot).
 """
 import re
 import sys
@@ -155,8 +156,10 @@ def interrupted_elsewhere(a, b, counts):
     calls the handler at one of two sites, directly when it came on the
     IRQ stack already, through call_on_irqstack() when it came on a task
     stack: equal up to that frame, which is equal by name, and both
-    traces ending in the same bottom frame.  The walk through the
-    interrupt is then the same; what is under it is another state."""
+    traces whole walks, each ending at a stack bottom.  The walk through
+    the interrupt is then the same; what is under it is another state,
+    another task even (a write() on one boot, the idle task on the
+    other)."""
     def entry(f):
         return next((i for i, x in enumerate(f) if IRQ_ENTRY.match(x[0])),
                     None)
@@ -347,9 +350,9 @@ def check_nmi(orc, kun):
     """sysrq l's traces: the asking CPU's, walked directly (its trace
     holds nmi_cpu_backtrace()), equal every time; the other CPU's, walked
     inside the NMI handler from the registers the NMI interrupted (show_
-    regs()): each must be a whole walk, to a stack bottom, and the first
-    on each kernel end in the same bottom frame (what the NMI hit is
-    another instruction on each boot)."""
+    regs()): at least one on each kernel, each a whole walk to a stack
+    bottom, and two that interrupted the same instruction (the same RIP
+    line) equal frame for frame."""
     a, b = nmi_traces(orc), nmi_traces(kun)
     counts = {'exact': 0, 'by_name': 0}
 
@@ -358,9 +361,10 @@ def check_nmi(orc, kun):
     da, db = [f for f in a if direct(f)], [f for f in b if direct(f)]
     na = [f for f in a if f and not direct(f)]
     nb = [f for f in b if f and not direct(f)]
+    pairs = [(fa, fb) for fa in na for fb in nb if fa[0] == fb[0]]
     bad = not na or not nb or not da or len(da) != len(db) or \
-        not all(ends(f) for f in na + nb) or last(na[0])[0] != last(nb[0])[0]
-    for fa, fb in zip(da, db):
+        not all(ends(f) for f in na + nb)
+    for fa, fb in pairs[:1] + list(zip(da, db)):
         bad = bad or not same(fa, fb, counts)
     print('%s unwinder_nmi_backtrace%s'
           % ('not ok' if bad else 'ok', ': walked in an NMI orc %d (%d whole),'
@@ -369,11 +373,12 @@ def check_nmi(orc, kun):
                          sum(map(ends, nb)), len(da), len(db))
              if bad else ''))
     print('#   walked inside the NMI handler, from the interrupted registers '
-          'to the task\'s stack bottom: orc %d, kunwind %d (%d frames); '
-          'the asking CPU\'s %d direct traces equal (%d lines by symbol and '
+          'to the task\'s stack bottom: orc %d, kunwind %d (%d frames), %d '
+          'at the same instruction on both compared frame for frame; the '
+          'asking CPU\'s %d direct traces equal (%d lines by symbol and '
           'offset, %d by symbol)'
-          % (len(na), len(nb), sum(len(f) for f in nb), len(da),
-             counts['exact'], counts['by_name']))
+          % (len(na), len(nb), sum(len(f) for f in nb), min(len(pairs), 1),
+             len(da), counts['exact'], counts['by_name']))
     if bad:
         print('#   orc:     %s\n#   kunwind: %s'
               % (fmt(na[0] if na else []), fmt(nb[0] if nb else [])))

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build kunwind.ko and the sample module for a kernel to boot in QEMU
-# (tests/harness/death-boot.sh, tests/harness/profile-boot.sh):
+# (tests/harness/death-boot.sh, profile-boot.sh, gdb-boot.sh,
+# tests/unwinder.test):
 #
 #	tests/harness/boot-modules.sh test|debug|unwinder DIR
 #	tests/harness/boot-modules.sh STOCK-KERNEL
