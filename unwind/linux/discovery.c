@@ -332,6 +332,22 @@ static bool banner_ok(const char *banner)
 }
 
 /*
+ * vmlinux's text in text[]: the core text [stext, PAGE_ALIGN(etext)) at
+ * run time, and the init text if it was resolved.  Returns how many.
+ */
+static unsigned int vmlinux_text(struct kunwind_text text[2],
+				 unsigned long stext, unsigned long etext)
+{
+	text[0].start = stext;
+	text[0].end = PAGE_ALIGN(etext);
+	if (!kunwind_sym.einittext)
+		return 1;
+	text[1].start = kunwind_sym.sinittext;
+	text[1].end = kunwind_sym.einittext;
+	return 2;
+}
+
+/*
  * On a kernel whose own unwinder is kunwind (compat.h), with no table
  * compiled in: the kernel's, found by name (kallsyms has the linker
  * script's symbols with CONFIG_KALLSYMS_ALL).  Its bases are run-time
@@ -343,7 +359,7 @@ static int kernel_table_register(void)
 {
 	unsigned long start, stop;
 	struct kunwind_text text[2] = {};
-	unsigned int nr_text = 1;
+	unsigned int nr_text;
 	struct kunwind_registration *entry;
 
 	if (!KUNWIND_KERNEL_UNWINDER)
@@ -358,13 +374,7 @@ static int kernel_table_register(void)
 		pr_info("the kernel's unwinder is kunwind, but its text's bounds are unknown: kernel frames are not walked\n");
 		return 1;
 	}
-	text[0].start = kunwind_sym.stext;
-	text[0].end = PAGE_ALIGN(kunwind_sym.etext);
-	if (kunwind_sym.einittext) {
-		text[1].start = kunwind_sym.sinittext;
-		text[1].end = kunwind_sym.einittext;
-		nr_text++;
-	}
+	nr_text = vmlinux_text(text, kunwind_sym.stext, kunwind_sym.etext);
 	entry = kunwind_register_table("vmlinux", NULL, (const void *)start,
 				       stop - start, 0, text, nr_text);
 	if (IS_ERR(entry))
@@ -389,7 +399,7 @@ int kunwind_vmlinux_register(void)
 	const struct kunwind_vmlinux_info *info = &kunwind_vmlinux_info;
 	unsigned long len = kunwind_vmlinux_table_end - kunwind_vmlinux_table;
 	struct kunwind_text text[2] = {};
-	unsigned int nr_text = 1;
+	unsigned int nr_text;
 	struct kunwind_registration *entry;
 	unsigned long bias;
 	int err;
@@ -417,13 +427,7 @@ int kunwind_vmlinux_register(void)
 		pr_warn("vmlinux table refused: its layout differs from the running kernel's\n");
 		return -EINVAL;
 	}
-	text[0].start = info->stext + bias;
-	text[0].end = PAGE_ALIGN(info->etext) + bias;
-	if (kunwind_sym.einittext) {
-		text[1].start = kunwind_sym.sinittext;
-		text[1].end = kunwind_sym.einittext;
-		nr_text++;
-	}
+	nr_text = vmlinux_text(text, info->stext + bias, info->etext + bias);
 	entry = kunwind_register_table("vmlinux", NULL, kunwind_vmlinux_table,
 				       len, bias, text, nr_text);
 	return PTR_ERR_OR_ZERO(entry);
