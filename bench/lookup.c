@@ -69,10 +69,11 @@ static void lines_add(struct line_set *ls, const void *p, unsigned long len)
  * bucket[b + 1], then rows.  With whole_range, all the rows starting in
  * bucket b count (the format's promise: "the few rows of one bucket, one
  * cache line"); without, only the rows the binary search probes.  Both
- * add the rule bytes of the row found, which may precede the bucket's
- * first row.  The super-block array and the rule dictionary are left out:
- * a few hundred bytes for a whole kernel, they stay cached.  -1 if no
- * segment holds addr.
+ * add the rule byte of the row found, which may precede the bucket's
+ * first row, and, if it is KUNWIND_RULE_ESCAPE, the escape entries
+ * esc_rule()'s binary search reads.  The super-block array and the rule
+ * dictionary are left out: a few hundred bytes for a whole kernel, they
+ * stay cached.  -1 if no segment holds addr.
  */
 int lookup_lines(const struct kunwind_hdr *t, unsigned long addr,
 			bool whole_range)
@@ -81,7 +82,8 @@ int lookup_lines(const struct kunwind_hdr *t, unsigned long addr,
 	const u8 *base = (const u8 *)t, *rows;
 	const u32 *super;
 	const u16 *bucket;
-	u32 off, b, lo, hi, in, row, stride = t->flags & KUNWIND_F_WIDE ? 3 : 2;
+	const struct kunwind_esc *esc;
+	u32 off, b, lo, hi, in, row;
 	struct line_set ls = { .n = 0 };
 
 	if (!seg)
@@ -98,12 +100,13 @@ int lookup_lines(const struct kunwind_hdr *t, unsigned long addr,
 	lines_add(&ls, &bucket[b], 2);
 	lines_add(&ls, &bucket[b + 1], 2);
 	if (whole_range && hi > lo)
-		lines_add(&ls, rows + lo * stride, (hi - lo) * stride);
+		lines_add(&ls, rows + lo * KUNWIND_ROW_SIZE,
+			  (hi - lo) * KUNWIND_ROW_SIZE);
 	while (lo < hi) {
 		u32 mid = (lo + hi) / 2;
 
-		lines_add(&ls, rows + mid * stride, 1);
-		if (rows[mid * stride] <= in)
+		lines_add(&ls, rows + mid * KUNWIND_ROW_SIZE, 1);
+		if (rows[mid * KUNWIND_ROW_SIZE] <= in)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -112,7 +115,26 @@ int lookup_lines(const struct kunwind_hdr *t, unsigned long addr,
 	if (row != lo - 1)
 		fprintf(stderr, "kunwind-bench: lookup model disagrees with kunwind_seg_row at %#lx: row %u vs %u\n",
 			addr, lo - 1, row);
-	lines_add(&ls, rows + row * stride + 1, stride - 1);
+	lines_add(&ls, rows + row * KUNWIND_ROW_SIZE + 1, 1);
+	if (rows[row * KUNWIND_ROW_SIZE + 1] != KUNWIND_RULE_ESCAPE)
+		return ls.n;
+	/* esc_rule(): the lower bound of row among the sorted entries */
+	esc = (const struct kunwind_esc *)(base + seg->esc);
+	lo = 0;
+	hi = seg->nr_esc - 1;
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		lines_add(&ls, &esc[mid], sizeof(esc[mid].row));
+		if (esc[mid].row < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	lines_add(&ls, &esc[lo], sizeof(esc[lo]));
+	if (esc[lo].row != row)
+		fprintf(stderr, "kunwind-bench: lookup model finds no escape for row %u at %#lx\n",
+			row, addr);
 	return ls.n;
 }
 

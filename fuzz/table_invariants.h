@@ -3,22 +3,36 @@
  * The invariants every table that kunwind_table_check() accepted must
  * satisfy, checked by the fuzz targets that build or mutate tables
  * (cfi_fuzz, elf_fuzz, table_fuzz): the row lookup and the row iterator
- * agree, and lookups anywhere give a rule of the table or NULL.  A
- * broken one is a fuzz_fail() (fuzz.h).
+ * agree, the iterator's rules are the rows' bytes and escapes, and
+ * lookups anywhere give a rule of the table or NULL.  A broken one is a
+ * fuzz_fail() (fuzz.h).
  */
 #ifndef _KUNWIND_FUZZ_TABLE_INVARIANTS_H
 #define _KUNWIND_FUZZ_TABLE_INVARIANTS_H
 
 #include "fuzz.h"
 
+/*
+ * The rule of row, read as format.h describes it, for rows read in order:
+ * its rule byte, or, if that is KUNWIND_RULE_ESCAPE, the rule of the next
+ * escape entry (*escaped counts the escaped rows so far), which must name
+ * this row.
+ */
 static inline uint32_t fuzz_row_rule(const struct kunwind_hdr *t,
 				     const struct kunwind_seg *seg,
-				     uint32_t row)
+				     uint32_t row, uint32_t *escaped)
 {
 	const uint8_t *r = (const uint8_t *)t + seg->rows +
-			   (size_t)row * (t->flags & KUNWIND_F_WIDE ? 3 : 2);
+			   (size_t)row * KUNWIND_ROW_SIZE;
+	const struct kunwind_esc *esc =
+		(const struct kunwind_esc *)((const uint8_t *)t + seg->esc);
 
-	return t->flags & KUNWIND_F_WIDE ? r[1] | r[2] << 8 : r[1];
+	if (r[1] != KUNWIND_RULE_ESCAPE)
+		return r[1];
+	if (*escaped >= seg->nr_esc || esc[*escaped].row != row)
+		fuzz_fail("row %u: escape %u of %u does not name it", row,
+			  *escaped, seg->nr_esc);
+	return esc[(*escaped)++].rule;
 }
 
 /*
@@ -34,11 +48,11 @@ static inline void fuzz_check_seg(const struct kunwind_hdr *t,
 {
 	const struct kunwind_rule *rules = kunwind_rules(t);
 	struct kunwind_row_iter it;
-	uint32_t n = 0, prev_end = 0;
+	uint32_t n = 0, prev_end = 0, escaped = 0;
 
 	kunwind_row_iter_init(&it, t, seg);
 	while (kunwind_row_next(&it)) {
-		uint32_t row = n++, probe[3], i;
+		uint32_t row = n++, probe[3], i, rule;
 
 		if (n > seg->nr_rows)
 			fuzz_fail("iterator returned %u rows, nr_rows %u", n,
@@ -48,11 +62,11 @@ static inline void fuzz_check_seg(const struct kunwind_hdr *t,
 			fuzz_fail("row %u is [%#x, %#x), expected to start at "
 				  "%#x and end after it, at most at %#x", row,
 				  it.start, it.end, prev_end, seg->size);
-		if (it.rule >= t->nr_rules ||
-		    it.rule != fuzz_row_rule(t, seg, row))
+		rule = fuzz_row_rule(t, seg, row, &escaped);
+		if (it.rule >= t->nr_rules || it.rule != rule)
 			fuzz_fail("row %u: iterator rule %u, row bytes say %u "
-				  "(nr_rules %u)", row, it.rule,
-				  fuzz_row_rule(t, seg, row), t->nr_rules);
+				  "(nr_rules %u)", row, it.rule, rule,
+				  t->nr_rules);
 		prev_end = it.end;
 
 		probe[0] = it.start;
@@ -85,6 +99,9 @@ static inline void fuzz_check_seg(const struct kunwind_hdr *t,
 		fuzz_fail("iterator: %u rows up to %#x, segment has %u rows "
 			  "and %#x bytes", n, prev_end, seg->nr_rows,
 			  seg->size);
+	if (escaped != seg->nr_esc)
+		fuzz_fail("%u escaped rows, %u escape entries", escaped,
+			  seg->nr_esc);
 }
 
 /* A load bias for kunwind_table_seg(): a KASLR-like offset. */

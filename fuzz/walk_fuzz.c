@@ -205,15 +205,15 @@ static uint32_t align_up(uint32_t off, uint32_t align)
 /*
  * Segment k of a synthesized table: rows [row0, row0 + nr_rows), starting
  * at start[] (offsets from the first segment's base), and its bytes
- * [start[row0], end).  Lays out its super-block, bucket and row arrays
- * from off on; returns where they end.
+ * [start[row0], end).  Lays out its super-block, bucket, row and escape
+ * arrays from off on; returns where they end.
  */
 static uint32_t synth_seg(uint8_t *p, struct kunwind_seg *seg, uint32_t off,
 			  const uint32_t *start, const uint32_t *rule,
-			  uint32_t row0, uint32_t nr_rows, uint32_t end,
-			  uint32_t stride)
+			  uint32_t row0, uint32_t nr_rows, uint32_t end)
 {
 	uint32_t lo = start[row0], size = end - lo, nb, ns, b, i;
+	struct kunwind_esc *esc;
 	uint32_t *super;
 	uint16_t *bucket;
 
@@ -225,8 +225,12 @@ static uint32_t synth_seg(uint8_t *p, struct kunwind_seg *seg, uint32_t off,
 	seg->super = align_up(off, 4);
 	seg->bucket = seg->super + ns * 4;
 	seg->rows = seg->bucket + (nb + 1) * 2;
+	seg->esc = align_up(seg->rows + nr_rows * KUNWIND_ROW_SIZE, 4);
+	seg->nr_esc = 0;
+	for (i = 0; i < nr_rows; i++)
+		seg->nr_esc += rule[row0 + i] >= KUNWIND_RULE_ESCAPE;
 	if (!p)
-		return seg->rows + nr_rows * stride;
+		return seg->esc + seg->nr_esc * sizeof(*esc);
 
 	/* first(b) = the number of rows starting before bucket b. */
 	super = (uint32_t *)(p + seg->super);
@@ -239,15 +243,18 @@ static uint32_t synth_seg(uint8_t *p, struct kunwind_seg *seg, uint32_t off,
 			super[b >> 8] = i;
 		bucket[b] = i - super[b >> 8];
 	}
+	/* A rule without a byte of its own: an escape, in row order. */
+	esc = (struct kunwind_esc *)(p + seg->esc);
 	for (i = 0; i < nr_rows; i++) {
-		uint8_t *row = p + seg->rows + i * stride;
+		uint8_t *row = p + seg->rows + i * KUNWIND_ROW_SIZE;
+		uint32_t r = rule[row0 + i];
 
 		row[0] = (start[row0 + i] - lo) & (KUNWIND_BUCKET_SIZE - 1);
-		row[1] = rule[row0 + i];
-		if (stride == 3)
-			row[2] = rule[row0 + i] >> 8;
+		row[1] = r < KUNWIND_RULE_ESCAPE ? r : KUNWIND_RULE_ESCAPE;
+		if (r >= KUNWIND_RULE_ESCAPE)
+			*esc++ = (struct kunwind_esc){ .row = i, .rule = r };
 	}
-	return seg->rows + nr_rows * stride;
+	return seg->esc + seg->nr_esc * sizeof(*esc);
 }
 
 /*
@@ -259,16 +266,20 @@ static uint32_t synth_seg(uint8_t *p, struct kunwind_seg *seg, uint32_t off,
  * picks a row other than the first: ".text" below that row's start,
  * ".init.text" from it on.  Both give every address the same rule as one
  * segment would; the walker must find the right one as it crosses.
- * Written from the layout in format.h, independently of gen/table.c.
+ * With escape (WALK_ESCAPE), the dictionary is the rules, NONE rules up
+ * to index 254, then the rules from 1 on again, from KUNWIND_RULE_ESCAPE
+ * on; rows of an odd rule name its escaped copy, so that direct and
+ * escaped rows mix in buckets.  Written from the layout in format.h,
+ * independently of gen/table.c.
  */
-static void *synth_table(struct fuzz_in *in, bool wide, unsigned int split,
+static void *synth_table(struct fuzz_in *in, bool escape, unsigned int split,
 			 size_t *len)
 {
 	static const char names[] = ".text\0.init.text";
-	struct kunwind_rule rules[MAX_RULES];
+	struct kunwind_rule rules[KUNWIND_RULE_ESCAPE - 1 + MAX_RULES];
 	uint32_t start[MAX_ROWS], rule[MAX_ROWS];
-	uint32_t nr_rules = 1 + fuzz_u8(in) % MAX_RULES;
-	uint32_t size, nr_rows, nr_segs, cut, i, stride = wide ? 3 : 2;
+	uint32_t nr_rules = 1 + fuzz_u8(in) % MAX_RULES, nr_in = nr_rules;
+	uint32_t size, nr_rows, nr_segs, cut, i;
 	uint32_t off_rules, off_str, off;
 	struct kunwind_seg segs[2];
 	struct kunwind_hdr *t;
@@ -296,13 +307,23 @@ static void *synth_table(struct fuzz_in *in, bool wide, unsigned int split,
 			r->reg = reg & 1 ? KUNWIND_REG_BP : KUNWIND_REG_SP;
 	}
 
+	if (escape && nr_in > 1) {
+		memset(&rules[nr_in], 0,
+		       (KUNWIND_RULE_ESCAPE - nr_in) * sizeof(rules[0]));
+		memcpy(&rules[KUNWIND_RULE_ESCAPE], &rules[1],
+		       (nr_in - 1) * sizeof(rules[0]));
+		nr_rules = KUNWIND_RULE_ESCAPE - 1 + nr_in;
+	}
+
 	size = 1 + fuzz_u32(in) % (1 << 20);
 	nr_rows = 1 + fuzz_u8(in) % MAX_ROWS;
 	for (i = 0; i < nr_rows; i++) {
 		uint32_t gap = fuzz_u16(in);
 
 		start[i] = i ? start[i - 1] + 1 + gap : 0;
-		rule[i] = fuzz_u8(in) % nr_rules;
+		rule[i] = fuzz_u8(in) % nr_in;
+		if (nr_rules > nr_in && rule[i] % 2)
+			rule[i] += KUNWIND_RULE_ESCAPE - 1;
 		if (start[i] >= size || (i && start[i] <= start[i - 1]))
 			break;
 	}
@@ -316,12 +337,12 @@ static void *synth_table(struct fuzz_in *in, bool wide, unsigned int split,
 	off = off_rules + nr_rules * sizeof(rules[0]);
 	if (cut) {
 		off = synth_seg(NULL, &segs[0], off, start, rule, 0, cut,
-				start[cut], stride);
+				start[cut]);
 		off = synth_seg(NULL, &segs[1], off, start, rule, cut,
-				nr_rows - cut, size, stride);
+				nr_rows - cut, size);
 	} else {
 		off = synth_seg(NULL, &segs[0], off, start, rule, 0, nr_rows,
-				size, stride);
+				size);
 	}
 	off_str = off;
 	*len = align_up(off_str + sizeof(names), 8);
@@ -332,7 +353,6 @@ static void *synth_table(struct fuzz_in *in, bool wide, unsigned int split,
 	p = (uint8_t *)t;
 	t->magic = KUNWIND_MAGIC;
 	t->version = KUNWIND_VERSION;
-	t->flags = wide ? KUNWIND_F_WIDE : 0;
 	t->size = *len;
 	t->nr_segs = nr_segs;
 	t->nr_rules = nr_rules;
@@ -342,13 +362,13 @@ static void *synth_table(struct fuzz_in *in, bool wide, unsigned int split,
 	memcpy(p + off_str, names, sizeof(names));
 	if (cut) {
 		synth_seg(p, &segs[0], segs[0].super, start, rule, 0, cut,
-			  start[cut], stride);
+			  start[cut]);
 		synth_seg(p, &segs[1], segs[1].super, start, rule, cut,
-			  nr_rows - cut, size, stride);
+			  nr_rows - cut, size);
 		segs[1].name = sizeof(".text");
 	} else {
 		synth_seg(p, &segs[0], segs[0].super, start, rule, 0, nr_rows,
-			  size, stride);
+			  size);
 	}
 	memcpy(p + sizeof(*t), segs, nr_segs * sizeof(segs[0]));
 	return t;
@@ -696,7 +716,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			return -1;	/* not worth keeping in the corpus */
 		}
 	} else {
-		t = synth_table(&in, c.mode & WALK_WIDE, split, &tlen);
+		t = synth_table(&in, c.mode & WALK_ESCAPE, split, &tlen);
 		bad = kunwind_table_check(t, tlen);
 		if (bad)
 			fuzz_fail("synthesized table refused: %s",

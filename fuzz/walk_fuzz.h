@@ -13,7 +13,7 @@
 #define WALK_RAW	0x02	/* the table is raw bytes from the input */
 #define WALK_DEAD_SEG	0x04	/* one segment is dead (freed init text) */
 #define WALK_TWO_STACKS	0x08
-#define WALK_WIDE	0x10	/* synthesized table uses 3-byte rows */
+#define WALK_ESCAPE	0x10	/* synthesized table has escaped rules */
 #define WALK_CALLED	0x20	/* KUNWIND_FIRST_CALLED */
 #define WALK_DIRECT	0x40	/* no read hook: the walker loads directly */
 #define WALK_CACHE	0x80	/* walk again with a lookup cache, twice */

@@ -47,6 +47,7 @@ struct cfi_stats {
 /* table.c: what the table came to */
 struct table_stats {
 	size_t rows, rules, merged, gaps, overlaps, segs;
+	size_t escaped;			/* rows whose rule is escaped */
 	size_t bytes;
 };
 

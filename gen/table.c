@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rows -> table, in two steps: layout() turns the rows into segments of
- * runs over a dictionary of rules and decides where each array of the
- * table goes; emit() writes them there.  Layout and invariants are in
+ * Rows -> table: layout() turns the rows into segments of runs over a
+ * dictionary of rules, number_by_use() numbers the rules most used first
+ * (the rarest get escaped), place() decides where each array of the
+ * table goes, emit() writes them there.  Layout and invariants are in
  * unwind/format.h; the result is checked with the same
  * kunwind_table_check() the kernel runs.
  */
@@ -25,12 +26,17 @@ struct seg_build {
 	u64 rel;			/* subtract from row addresses */
 	struct run *run;
 	size_t nr, alloc;
+	size_t nr_esc;			/* runs of an escaped rule */
 	/* where its arrays go in the table (place()) */
 	u64 buckets;
-	size_t super, bucket, rows, name_off;
+	size_t super, bucket, rows, esc, name_off;
 };
 
-/* The rules, each once; index 0 is KUNWIND_RULE_NONE. */
+/*
+ * The rules, each once; index 0 is KUNWIND_RULE_NONE.  Numbered in order
+ * of first use while the runs are built, then by use (number_by_use()),
+ * after which index is stale.
+ */
 struct rule_map {
 	struct kunwind_rule *rule;
 	size_t nr, alloc;
@@ -41,7 +47,6 @@ struct layout {
 	struct rule_map m;
 	struct seg_build *seg;
 	size_t nseg, seg_alloc;
-	size_t stride;			/* bytes per row: 3 with over 256 rules */
 	size_t rules, strings, len;	/* offsets in the table, its size */
 };
 
@@ -198,6 +203,68 @@ static int layout(const struct kelf *e, struct cfi_rows *rows,
 	return 0;
 }
 
+/* A rule and how many runs use it, to sort the dictionary by use. */
+struct rule_use {
+	size_t runs;
+	u32 rule;
+};
+
+/* Most used first; equal uses in order of first use, so the order is fixed. */
+static int by_use(const void *a, const void *b)
+{
+	const struct rule_use *x = a, *y = b;
+
+	if (x->runs != y->runs)
+		return x->runs > y->runs ? -1 : 1;
+	return x->rule < y->rule ? -1 : x->rule > y->rule;
+}
+
+/*
+ * Renumber the rules by how many runs use them, most used first after
+ * KUNWIND_RULE_NONE, so that the rules escaped (those from
+ * KUNWIND_RULE_ESCAPE on, format.h) are the rarest; count each segment's
+ * escaped runs.  Equal neighbours were merged by index, which the
+ * renumbering maps one to one, so merging stays correct.
+ */
+static int number_by_use(struct layout *l, struct table_stats *st)
+{
+	size_t n = l->m.nr, i, k;
+	struct kunwind_rule *rule = malloc(n * sizeof(*rule));
+	struct rule_use *use = calloc(n, sizeof(*use));
+	u32 *to = malloc(n * sizeof(*to));
+	int ret = -1;
+
+	if (!rule || !use || !to)
+		goto out;
+	for (i = 0; i < n; i++)
+		use[i].rule = i;
+	for (i = 0; i < l->nseg; i++)
+		for (k = 0; k < l->seg[i].nr; k++)
+			use[l->seg[i].run[k].rule].runs++;
+	qsort(use + 1, n - 1, sizeof(*use), by_use);
+	for (i = 0; i < n; i++) {
+		to[use[i].rule] = i;
+		rule[i] = l->m.rule[use[i].rule];
+	}
+	for (i = 0; i < l->nseg; i++) {
+		struct seg_build *s = &l->seg[i];
+
+		for (k = 0; k < s->nr; k++) {
+			s->run[k].rule = to[s->run[k].rule];
+			if (s->run[k].rule >= KUNWIND_RULE_ESCAPE)
+				s->nr_esc++;
+		}
+		st->escaped += s->nr_esc;
+	}
+	memcpy(l->m.rule, rule, n * sizeof(*rule));
+	ret = 0;
+out:
+	free(rule);
+	free(use);
+	free(to);
+	return ret;
+}
+
 static size_t align(size_t v, size_t a)
 {
 	return (v + a - 1) & ~(a - 1);
@@ -206,14 +273,13 @@ static size_t align(size_t v, size_t a)
 /*
  * Where each array goes, in the order of format.h: the header, the
  * segment headers, the rules (8-byte aligned), each segment's
- * super-buckets (u32), buckets (u16) and rows, then the names.  -1 if the
- * table would outgrow its u32 offsets.
+ * super-buckets (u32), buckets (u16), rows and escapes (4-byte aligned),
+ * then the names.  -1 if the table would outgrow its u32 offsets.
  */
 static int place(struct layout *l)
 {
 	size_t off, names = 0, i;
 
-	l->stride = l->m.nr > 256 ? 3 : 2;
 	off = sizeof(struct kunwind_hdr) + l->nseg * sizeof(struct kunwind_seg);
 	off = align(off, 8);
 	l->rules = off;
@@ -229,7 +295,10 @@ static int place(struct layout *l)
 		s->bucket = off;
 		off += (s->buckets + 1) * 2;
 		s->rows = off;
-		off += s->nr * l->stride;
+		off += s->nr * KUNWIND_ROW_SIZE;
+		off = align(off, 4);
+		s->esc = off;
+		off += s->nr_esc * sizeof(struct kunwind_esc);
 		s->name_off = names;
 		names += strlen(s->name) + 1;
 	}
@@ -241,13 +310,14 @@ static int place(struct layout *l)
 /*
  * One segment's arrays: for each bucket b, the first run that starts at
  * or after b's start, as a super-bucket (every 256 buckets) plus a 16-bit
- * offset from it; the runs as (low byte of the start, rule).
+ * offset from it; the runs as (low byte of the start, rule byte), and an
+ * escape for each run whose rule has no byte of its own.
  */
-static void emit_seg(const struct layout *l, const struct seg_build *s,
-		     u8 *buf)
+static void emit_seg(const struct seg_build *s, u8 *buf)
 {
 	u32 *super = (u32 *)(buf + s->super);
 	u16 *bucket = (u16 *)(buf + s->bucket);
+	struct kunwind_esc *esc = (struct kunwind_esc *)(buf + s->esc);
 	u8 *r = buf + s->rows;
 	size_t b, k = 0;
 
@@ -258,11 +328,16 @@ static void emit_seg(const struct layout *l, const struct seg_build *s,
 			super[b >> 8] = k;
 		bucket[b] = k - super[b >> 8];
 	}
-	for (k = 0; k < s->nr; k++, r += l->stride) {
+	for (k = 0; k < s->nr; k++, r += KUNWIND_ROW_SIZE) {
+		u32 rule = s->run[k].rule;
+
 		r[0] = s->run[k].start & 0xff;
-		r[1] = s->run[k].rule & 0xff;
-		if (l->stride == 3)
-			r[2] = s->run[k].rule >> 8;
+		if (rule < KUNWIND_RULE_ESCAPE) {
+			r[1] = rule;
+		} else {
+			r[1] = KUNWIND_RULE_ESCAPE;
+			*esc++ = (struct kunwind_esc){ .row = k, .rule = rule };
+		}
 	}
 }
 
@@ -275,7 +350,6 @@ static void emit(const struct layout *l, u8 *buf)
 
 	h->magic = KUNWIND_MAGIC;
 	h->version = KUNWIND_VERSION;
-	h->flags = l->stride == 3 ? KUNWIND_F_WIDE : 0;
 	h->size = l->len;
 	h->nr_segs = l->nseg;
 	h->nr_rules = l->m.nr;
@@ -291,8 +365,10 @@ static void emit(const struct layout *l, u8 *buf)
 		ks[i].super = s->super;
 		ks[i].bucket = s->bucket;
 		ks[i].rows = s->rows;
+		ks[i].esc = s->esc;
+		ks[i].nr_esc = s->nr_esc;
 		ks[i].name = s->name_off;
-		emit_seg(l, s, buf);
+		emit_seg(s, buf);
 		memcpy((char *)buf + l->strings + s->name_off, s->name,
 		       strlen(s->name) + 1);
 	}
@@ -317,7 +393,8 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 	void *buf = NULL;
 
 	memset(st, 0, sizeof(*st));
-	if (layout(e, rows, &l, st, seg_shndx) || place(&l) ||
+	if (layout(e, rows, &l, st, seg_shndx) || number_by_use(&l, st) ||
+	    place(&l) ||
 	    posix_memalign(&buf, 8, l.len)) {
 		buf = NULL;
 		goto out;

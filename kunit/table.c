@@ -15,7 +15,7 @@
 struct seg_rows {
 	u32 *start;
 	u32 *rule;
-	u32 nr;
+	u32 nr, nr_esc;		/* rows, and those of an escaped rule */
 };
 
 static u32 rule_index(struct kunwind_rule *dict, u32 *nr,
@@ -35,7 +35,7 @@ struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs
 {
 	struct kunwind_rule *dict;
 	struct seg_rows *sr;
-	u32 nr_rules = 1, max_rules = 1, stride, off, str_off, str_len = 0;
+	u32 nr_rules = 1, max_rules = 1, off, str_off, str_len = 0;
 	struct kunwind_hdr *t;
 	struct kunwind_seg *seg;
 	unsigned int i, j;
@@ -70,7 +70,9 @@ struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs
 				sr[i].rule[n++] = KUNWIND_RULE_NONE;
 			}
 			sr[i].start[n] = r->start;
-			sr[i].rule[n++] = rule_index(dict, &nr_rules, &r->rule);
+			sr[i].rule[n] = rule_index(dict, &nr_rules, &r->rule);
+			if (sr[i].rule[n++] >= KUNWIND_RULE_ESCAPE)
+				sr[i].nr_esc++;
 			at = r->end;
 		}
 		if (at < s->size) {
@@ -79,16 +81,21 @@ struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs
 		}
 		sr[i].nr = n;
 	}
-	stride = nr_rules > 256 ? 3 : 2;
 
-	/* Layout: header, segments, rules, then per segment super/bucket/rows. */
+	/*
+	 * Layout: header, segments, rules, then per segment super, bucket,
+	 * rows and escapes.  Rules from KUNWIND_RULE_ESCAPE on are escaped;
+	 * this builder numbers rules in order of first use, not by use as
+	 * kunwind-gen does: the format does not mind.
+	 */
 	off = sizeof(*t) + nr * sizeof(*seg);
 	off = ALIGN(off + nr_rules * sizeof(*dict), 4);
 	for (i = 0; i < nr; i++) {
 		u32 nb = DIV_ROUND_UP(segs[i].size, KUNWIND_BUCKET_SIZE);
 
 		off = ALIGN(off, 4) + ((nb / SUPER_BUCKETS) + 1) * 4;
-		off += (nb + 1) * 2 + sr[i].nr * stride;
+		off += (nb + 1) * 2 + sr[i].nr * KUNWIND_ROW_SIZE;
+		off = ALIGN(off, 4) + sr[i].nr_esc * sizeof(struct kunwind_esc);
 	}
 	str_off = off;
 	off = ALIGN(off + str_len, 8);
@@ -99,7 +106,6 @@ struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs
 	base = (u8 *)t;
 	t->magic = KUNWIND_MAGIC;
 	t->version = KUNWIND_VERSION;
-	t->flags = stride == 3 ? KUNWIND_F_WIDE : 0;
 	t->size = off;
 	t->nr_segs = nr;
 	t->nr_rules = nr_rules;
@@ -111,6 +117,7 @@ struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs
 	str_len = 0;
 	for (i = 0; i < nr; i++) {
 		u32 nb = DIV_ROUND_UP(segs[i].size, KUNWIND_BUCKET_SIZE);
+		struct kunwind_esc *esc;
 		u32 *super;
 		u16 *bucket;
 		u8 *rows;
@@ -131,11 +138,16 @@ struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs
 		off += (nb + 1) * 2;
 		seg->rows = off;
 		seg->nr_rows = sr[i].nr;
-		off += sr[i].nr * stride;
+		off += sr[i].nr * KUNWIND_ROW_SIZE;
+		off = ALIGN(off, 4);
+		seg->esc = off;
+		seg->nr_esc = sr[i].nr_esc;
+		off += sr[i].nr_esc * sizeof(*esc);
 
 		super = (u32 *)(base + seg->super);
 		bucket = (u16 *)(base + seg->bucket);
 		rows = base + seg->rows;
+		esc = (struct kunwind_esc *)(base + seg->esc);
 		/* first(b) = super[b >> 8] + bucket[b]: rows starting in b. */
 		for (b = 0; b <= nb; b++) {
 			while (row < sr[i].nr &&
@@ -145,13 +157,15 @@ struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs
 				super[b / SUPER_BUCKETS] = row;
 			bucket[b] = row - super[b / SUPER_BUCKETS];
 		}
+		/* An escaped rule: byte KUNWIND_RULE_ESCAPE, an entry in row order. */
 		for (row = 0; row < sr[i].nr; row++) {
-			u8 *r = rows + row * stride;
+			u8 *r = rows + row * KUNWIND_ROW_SIZE;
+			u32 rule = sr[i].rule[row];
 
 			r[0] = sr[i].start[row] & (KUNWIND_BUCKET_SIZE - 1);
-			r[1] = sr[i].rule[row] & 0xff;
-			if (stride == 3)
-				r[2] = sr[i].rule[row] >> 8;
+			r[1] = rule < KUNWIND_RULE_ESCAPE ? rule : KUNWIND_RULE_ESCAPE;
+			if (rule >= KUNWIND_RULE_ESCAPE)
+				*esc++ = (struct kunwind_esc){ .row = row, .rule = rule };
 		}
 	}
 	*len = t->size;

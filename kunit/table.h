@@ -24,8 +24,8 @@
 
 /*
  * A table of nr segments as kunwind-gen would build it (rules
- * deduplicated, gaps covered by KUNWIND_RULE_NONE, wide rows above 256
- * rules), allocated with kunit_kzalloc(): freed with the test.
+ * deduplicated, gaps covered by KUNWIND_RULE_NONE, rules from
+ * KUNWIND_RULE_ESCAPE on through escapes), allocated with kunit_kzalloc(): freed with the test.
  */
 struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs,
 				   unsigned int nr, size_t *len);

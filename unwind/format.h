@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kunwind table format, version 1.
+ * kunwind table format, version 2.
  *
  * One table describes the text of one object (vmlinux, a module, a shared
  * library).  It is position independent: all offsets are from the start of
@@ -17,15 +17,26 @@
  *   struct kunwind_seg   [nr_segs]        one per text section
  *   struct kunwind_rule  [nr_rules]       deduplicated unwind rules
  *   u32 super[]  u16 bucket[]  rows[]     per segment, see below
+ *   struct kunwind_esc   [nr_esc]         per segment, see below
  *   char strings[]                        section names
  *
  * Rows.  A segment covers [base, base + size).  Its text is cut into
  * buckets of KUNWIND_BUCKET_SIZE bytes.  Each row says "from this byte on,
- * use rule R"; it is stored as the row's offset inside its bucket (one
- * byte) and the rule index (one byte, or two with KUNWIND_F_WIDE).  Rows
- * are sorted and cover the whole segment: bytes that no FDE, assembly
- * hint or ORC entry describes (gen/ takes rows from all three) are covered
- * by a row whose rule is KUNWIND_RULE_NONE, so gaps stay gaps.
+ * use rule R"; it is KUNWIND_ROW_SIZE bytes: the row's offset inside its
+ * bucket, then R's byte.  Rows are sorted and cover the whole segment:
+ * bytes that no FDE, assembly hint or ORC entry describes (gen/ takes rows
+ * from all three) are covered by a row whose rule is KUNWIND_RULE_NONE, so
+ * gaps stay gaps.
+ *
+ * Rule bytes.  A byte below KUNWIND_RULE_ESCAPE is the rule's index.  The
+ * byte KUNWIND_RULE_ESCAPE says the rule is in the segment's escape list:
+ * one struct kunwind_esc per such row, sorted by row index, found by a
+ * binary search.  Only rules KUNWIND_RULE_ESCAPE and above are escaped, so
+ * a table of at most 255 rules has no escapes.  The generator numbers
+ * rules by how many rows use them, most used first: the 6.12 test
+ * kernel's vmlinux has 294 rules, and the 39 escaped ones are used by one
+ * row each of 95,967 (kunwind-gen stats: escaped_rows); a 16-bit index in
+ * every row, format version 1, made its table 39 % bigger.
  *
  * The rows starting in bucket b are [first(b), first(b + 1)), where
  * first(b) = super[b >> 8] + bucket[b].  A 16-bit bucket entry is relative
@@ -35,11 +46,10 @@
  * before first(b), which starts in an earlier bucket.
  *
  * A lookup reads bucket[b], bucket[b + 1] (one cache line) and the few
- * rows of one bucket (one cache line, 2 or 3 bytes a row); the
- * super-blocks (4 bytes per 64 KiB of text) and the rule dictionary
- * (8 bytes a rule; 288 rules, so 3-byte rows, in the 6.12 test kernel's
- * vmlinux table: kunwind-gen stats) are small enough to stay cache
- * resident.
+ * rows of one bucket (one cache line); the super-blocks (4 bytes per 64
+ * KiB of text) and the rule dictionary (8 bytes a rule) are small enough
+ * to stay cache resident.  An escaped row costs a search of the escape
+ * list on top, a few lines for a rare rule.
  *
  * The ip - 1 rule is the walker's, not the table's: a table maps exact
  * addresses.  The walker looks up ip - 1 for return addresses (a call to
@@ -52,10 +62,7 @@
 #define _KUNWIND_FORMAT_H
 
 #define KUNWIND_MAGIC		0x574e554b	/* "KUNW" little endian */
-#define KUNWIND_VERSION		1
-
-/* Header flags. */
-#define KUNWIND_F_WIDE		0x0001		/* rule index in rows is 16 bits */
+#define KUNWIND_VERSION		2
 
 #define KUNWIND_BUCKET_SHIFT	8		/* 256 text bytes per bucket */
 #define KUNWIND_BUCKET_SIZE	256
@@ -64,6 +71,9 @@
 
 /* Rule 0 of every table: no unwind information here (a gap). */
 #define KUNWIND_RULE_NONE	0
+/* A row's rule byte: the rule is in the segment's escape list. */
+#define KUNWIND_RULE_ESCAPE	255
+#define KUNWIND_ROW_SIZE	2		/* offset in bucket, rule byte */
 
 /*
  * Rule types.  For CALL the CFA (the caller's sp) is reg + cfa_off, the
@@ -122,8 +132,9 @@
 #define KUNWIND_HINT_SIZE	8
 
 #define KUNWIND_HDR_SIZE	24
-#define KUNWIND_SEG_SIZE	32
+#define KUNWIND_SEG_SIZE	40
 #define KUNWIND_RULE_SIZE	8
+#define KUNWIND_ESC_SIZE	8
 
 /*
  * The structs use the fixed-width names the includer provides (u8 ... s32,
@@ -135,7 +146,7 @@
 struct kunwind_hdr {
 	u32 magic;		/* KUNWIND_MAGIC */
 	u16 version;		/* KUNWIND_VERSION */
-	u16 flags;		/* KUNWIND_F_* */
+	u16 flags;		/* 0: none defined yet */
 	u32 size;		/* bytes of the whole table */
 	u16 nr_segs;
 	u16 nr_rules;
@@ -149,8 +160,10 @@ struct kunwind_seg {
 	u32 name;		/* section name, offset into strings */
 	u32 super;		/* offset of u32[(nr_buckets >> 8) + 1] */
 	u32 bucket;		/* offset of u16[nr_buckets + 1] */
-	u32 rows;		/* offset of the rows, 2 (or 3 if WIDE) bytes each */
+	u32 rows;		/* offset of the rows, KUNWIND_ROW_SIZE bytes each */
 	u32 nr_rows;
+	u32 esc;		/* offset of struct kunwind_esc[nr_esc] */
+	u32 nr_esc;		/* rows whose rule byte is KUNWIND_RULE_ESCAPE */
 };
 
 struct kunwind_rule {
@@ -158,6 +171,16 @@ struct kunwind_rule {
 	s16 bp_off;		/* caller's rbp at CFA + bp_off; 0: unchanged */
 	u8 type;		/* KUNWIND_TYPE_* */
 	u8 reg;			/* KUNWIND_REG_*; PLT: the (ip & 15) threshold */
+};
+
+/*
+ * The rule of an escaped row: one for each row of the segment whose rule
+ * byte is KUNWIND_RULE_ESCAPE, sorted by row, rule at least
+ * KUNWIND_RULE_ESCAPE.
+ */
+struct kunwind_esc {
+	u32 row;		/* index in the segment's rows */
+	u32 rule;		/* index in the rule dictionary */
 };
 
 /* In KUNWIND_HINT_SECTION; ip is PC-relative (.long 1b - .). */

@@ -13,6 +13,7 @@
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_hdr) == KUNWIND_HDR_SIZE);
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_seg) == KUNWIND_SEG_SIZE);
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_rule) == KUNWIND_RULE_SIZE);
+KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_esc) == KUNWIND_ESC_SIZE);
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_hint) == KUNWIND_HINT_SIZE);
 
 /* Why kunwind_table_check() refused a table; 0 is "valid". */
@@ -25,6 +26,7 @@ enum kunwind_bad {
 	KUNWIND_BAD_RULE,	/* a rule with an unknown type or register */
 	KUNWIND_BAD_SEGMENT,	/* empty segment or unterminated name */
 	KUNWIND_BAD_ORDER,	/* buckets or rows not sorted, or not covering */
+	KUNWIND_BAD_ESCAPE,	/* escaped rows and escape list do not match */
 	KUNWIND_BAD_NR
 };
 
@@ -34,8 +36,9 @@ enum kunwind_bad {
  * @len: bytes readable at @table (the table's own size field may be less)
  *
  * Checks the header, that every array lies inside the table and is
- * aligned, every rule, and that each segment's rows are sorted, cover
- * it from offset 0 and name rules that exist, so that the lookups below
+ * aligned, every rule, that each segment's rows are sorted, cover it from
+ * offset 0 and name rules that exist, and that its escape list holds one
+ * entry for each escaped row, in row order, so that the lookups below
  * need no bounds checks.
  *
  * Context: Any; reads the table only, in time linear in its size: run it

@@ -19,6 +19,7 @@ static const char *const bad_str[] = {
 	[KUNWIND_BAD_RULE]	= "invalid rule",
 	[KUNWIND_BAD_SEGMENT]	= "invalid segment",
 	[KUNWIND_BAD_ORDER]	= "rows not sorted or not covering",
+	[KUNWIND_BAD_ESCAPE]	= "escape list not one entry per escaped row, in order",
 };
 
 KUNWIND_STATIC_ASSERT(ARRAY_SIZE(bad_str) == KUNWIND_BAD_NR);
@@ -26,11 +27,6 @@ KUNWIND_STATIC_ASSERT(ARRAY_SIZE(bad_str) == KUNWIND_BAD_NR);
 const char *kunwind_bad_str(enum kunwind_bad why)
 {
 	return (unsigned int)why < KUNWIND_BAD_NR ? bad_str[why] : "?";
-}
-
-static __kunwind_walk inline u32 row_stride(const struct kunwind_hdr *t)
-{
-	return t->flags & KUNWIND_F_WIDE ? 3 : 2;
 }
 
 static __kunwind_walk inline u32 nr_buckets(const struct kunwind_seg *seg)
@@ -46,9 +42,49 @@ static __kunwind_walk inline u32 first_row(const u32 *super, const u16 *bucket, 
 	       bucket[b];
 }
 
-static __kunwind_walk inline u32 row_rule(const struct kunwind_hdr *t, const u8 *row)
+static __kunwind_walk inline const u8 *
+seg_rows(const struct kunwind_hdr *t, const struct kunwind_seg *seg)
 {
-	return t->flags & KUNWIND_F_WIDE ? row[1] | row[2] << 8 : row[1];
+	return (const u8 *)t + seg->rows;
+}
+
+/*
+ * The rule of escaped row i: the entry for i in the segment's escape
+ * list, sorted by row.  The check proved that the list holds one entry
+ * for each escaped row, so the search cannot miss, and lo stays inside
+ * the list.
+ */
+static __kunwind_walk u32 esc_rule(const struct kunwind_hdr *t,
+				   const struct kunwind_seg *seg, u32 i)
+{
+	const struct kunwind_esc *esc =
+		(const struct kunwind_esc *)((const u8 *)t + seg->esc);
+	u32 lo = 0, hi = seg->nr_esc - 1;
+
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		if (esc[mid].row < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return esc[lo].rule;
+}
+
+/*
+ * The rule of row i, for every reader of rows: its rule byte, unless that
+ * is KUNWIND_RULE_ESCAPE (the rarest rules of a table of more than 255:
+ * format.h), which costs the common path one compare.
+ */
+static __kunwind_walk inline u32 row_rule(const struct kunwind_hdr *t,
+					  const struct kunwind_seg *seg, u32 i)
+{
+	u32 rule = seg_rows(t, seg)[i * KUNWIND_ROW_SIZE + 1];
+
+	if (unlikely(rule == KUNWIND_RULE_ESCAPE))
+		return esc_rule(t, seg, i);
+	return rule;
 }
 
 /* Is [off, off + len) inside a table of size bytes, aligned to align? */
@@ -79,6 +115,34 @@ static bool rule_ok(const struct kunwind_rule *r)
 	return false;
 }
 
+/*
+ * The escape list against the rows: strictly sorted entries, each on a
+ * row whose byte is KUNWIND_RULE_ESCAPE, as many as there are such rows
+ * (nr_escaped), so one for each and esc_rule() cannot miss; each names a
+ * rule that only an escape can name (a byte names the others), so a
+ * table of at most 255 rules has none.
+ */
+static enum kunwind_bad esc_check(const struct kunwind_hdr *t,
+				  const struct kunwind_seg *seg, u32 nr_escaped)
+{
+	const struct kunwind_esc *esc =
+		(const struct kunwind_esc *)((const u8 *)t + seg->esc);
+	const u8 *rows = seg_rows(t, seg);
+	u32 i;
+
+	if (seg->nr_esc != nr_escaped)
+		return KUNWIND_BAD_ESCAPE;
+	for (i = 0; i < seg->nr_esc; i++) {
+		if ((i && esc[i].row <= esc[i - 1].row) ||
+		    esc[i].row >= seg->nr_rows ||
+		    rows[esc[i].row * KUNWIND_ROW_SIZE + 1] != KUNWIND_RULE_ESCAPE)
+			return KUNWIND_BAD_ESCAPE;
+		if (esc[i].rule < KUNWIND_RULE_ESCAPE || esc[i].rule >= t->nr_rules)
+			return KUNWIND_BAD_RULE;
+	}
+	return KUNWIND_OK;
+}
+
 static enum kunwind_bad seg_check(const struct kunwind_hdr *t,
 				  const struct kunwind_seg *seg, u32 str_len)
 {
@@ -86,7 +150,7 @@ static enum kunwind_bad seg_check(const struct kunwind_hdr *t,
 	const u32 *super;
 	const u16 *bucket;
 	const u8 *rows;
-	u32 nb, ns, b, stride = row_stride(t), prev = 0;
+	u32 nb, ns, b, prev = 0, nr_escaped = 0;
 	const char *name;
 	u32 i;
 
@@ -101,12 +165,14 @@ static enum kunwind_bad seg_check(const struct kunwind_hdr *t,
 	ns = (nb >> (KUNWIND_SUPER_SHIFT - KUNWIND_BUCKET_SHIFT)) + 1;
 	if (!span_ok(t->size, seg->super, (u64)ns * 4, 4) ||
 	    !span_ok(t->size, seg->bucket, ((u64)nb + 1) * 2, 2) ||
-	    !span_ok(t->size, seg->rows, (u64)seg->nr_rows * stride, 1))
+	    !span_ok(t->size, seg->rows, (u64)seg->nr_rows * KUNWIND_ROW_SIZE, 1) ||
+	    !span_ok(t->size, seg->esc,
+		     (u64)seg->nr_esc * sizeof(struct kunwind_esc), 4))
 		return KUNWIND_BAD_LAYOUT;
 
 	super = (const u32 *)(base + seg->super);
 	bucket = (const u16 *)(base + seg->bucket);
-	rows = base + seg->rows;
+	rows = seg_rows(t, seg);
 
 	/*
 	 * Row 0 must start at offset 0, in bucket 0, so every byte is covered
@@ -126,17 +192,19 @@ static enum kunwind_bad seg_check(const struct kunwind_hdr *t,
 			return KUNWIND_BAD_ORDER;
 		prev = lo;
 		for (i = lo; i < hi; i++) {
-			const u8 *row = rows + i * stride;
+			const u8 *row = rows + i * KUNWIND_ROW_SIZE;
 
 			if ((int)row[0] <= last ||
 			    ((b << KUNWIND_BUCKET_SHIFT) | row[0]) >= seg->size)
 				return KUNWIND_BAD_ORDER;
-			if (row_rule(t, row) >= t->nr_rules)
+			if (row[1] == KUNWIND_RULE_ESCAPE)
+				nr_escaped++;
+			else if (row[1] >= t->nr_rules)
 				return KUNWIND_BAD_RULE;
 			last = row[0];
 		}
 	}
-	return KUNWIND_OK;
+	return esc_check(t, seg, nr_escaped);
 }
 
 enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
@@ -150,14 +218,13 @@ enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
 		return KUNWIND_BAD_SIZE;
 	if (t->magic != KUNWIND_MAGIC)
 		return KUNWIND_BAD_MAGIC;
-	if (t->version != KUNWIND_VERSION || (t->flags & ~KUNWIND_F_WIDE))
+	if (t->version != KUNWIND_VERSION || t->flags)
 		return KUNWIND_BAD_VERSION;
 	if (t->size > len || t->size < sizeof(*t))
 		return KUNWIND_BAD_SIZE;
 	if (!span_ok(t->size, sizeof(*t), (u64)t->nr_segs * sizeof(struct kunwind_seg), 8) ||
 	    !span_ok(t->size, t->rules, (u64)t->nr_rules * sizeof(*rules), 4) ||
-	    !t->nr_rules || t->strings > t->size ||
-	    (!(t->flags & KUNWIND_F_WIDE) && t->nr_rules > 256))
+	    !t->nr_rules || t->strings > t->size)
 		return KUNWIND_BAD_LAYOUT;
 
 	rules = kunwind_rules(t);
@@ -205,17 +272,16 @@ __kunwind_walk u32 kunwind_seg_row(const struct kunwind_hdr *t,
 	const u8 *base = (const u8 *)t;
 	const u32 *super = (const u32 *)(base + seg->super);
 	const u16 *bucket = (const u16 *)(base + seg->bucket);
-	const u8 *rows = base + seg->rows;
+	const u8 *rows = seg_rows(t, seg);
 	u32 b = off >> KUNWIND_BUCKET_SHIFT;
 	u32 lo = first_row(super, bucket, b);
 	u32 hi = first_row(super, bucket, b + 1);
 	u32 in = off & (KUNWIND_BUCKET_SIZE - 1);
-	u32 stride = row_stride(t);
 
 	while (lo < hi) {
 		u32 mid = (lo + hi) / 2;
 
-		if (rows[mid * stride] <= in)
+		if (rows[mid * KUNWIND_ROW_SIZE] <= in)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -227,10 +293,7 @@ __kunwind_walk const struct kunwind_rule *
 kunwind_seg_rule(const struct kunwind_hdr *t, const struct kunwind_seg *seg,
 		 u32 off)
 {
-	u32 row = kunwind_seg_row(t, seg, off);
-
-	return &kunwind_rules(t)[row_rule(t, (const u8 *)t + seg->rows +
-					 row * row_stride(t))];
+	return &kunwind_rules(t)[row_rule(t, seg, kunwind_seg_row(t, seg, off))];
 }
 
 __kunwind_walk const struct kunwind_rule *
@@ -262,15 +325,15 @@ bool kunwind_row_next(struct kunwind_row_iter *it)
 	const u8 *base = (const u8 *)t;
 	const u32 *super = (const u32 *)(base + seg->super);
 	const u16 *bucket = (const u16 *)(base + seg->bucket);
-	const u8 *rows = base + seg->rows;
-	u32 stride = row_stride(t), nb = nr_buckets(seg), i = it->row;
+	const u8 *rows = seg_rows(t, seg);
+	u32 nb = nr_buckets(seg), i = it->row;
 
 	if (i >= seg->nr_rows)
 		return false;
 	while (first_row(super, bucket, it->bucket + 1) <= i)
 		it->bucket++;
-	it->start = it->bucket << KUNWIND_BUCKET_SHIFT | rows[i * stride];
-	it->rule = row_rule(t, rows + i * stride);
+	it->start = it->bucket << KUNWIND_BUCKET_SHIFT | rows[i * KUNWIND_ROW_SIZE];
+	it->rule = row_rule(t, seg, i);
 	if (i + 1 == seg->nr_rows) {
 		it->end = seg->size;
 	} else {
@@ -278,7 +341,8 @@ bool kunwind_row_next(struct kunwind_row_iter *it)
 
 		while (b < nb && first_row(super, bucket, b + 1) <= i + 1)
 			b++;
-		it->end = b << KUNWIND_BUCKET_SHIFT | rows[(i + 1) * stride];
+		it->end = b << KUNWIND_BUCKET_SHIFT |
+			  rows[(i + 1) * KUNWIND_ROW_SIZE];
 	}
 	it->row++;
 	return true;

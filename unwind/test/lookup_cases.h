@@ -69,12 +69,12 @@ static struct kt_row *kt_random_rows(KT_TEST *test, unsigned int nr_rules,
 struct kt_lookup_size {
 	const char *name;
 	unsigned int nr_rules;
-	bool wide;		/* above 256 rules: 3-byte rows */
+	bool escaped;		/* above 255 rules: some rows escape theirs */
 };
 
 static const struct kt_lookup_size kt_lookup_sizes[] = {
-	{ "narrow_rows_200_rules", 200, false },
-	{ "wide_rows_300_rules", 300, true },
+	{ "rule_bytes_200_rules", 200, false },
+	{ "escaped_rules_300_rules", 300, true },
 };
 
 static void kt_lookup_every_byte_finds_its_row(KT_TEST *test,
@@ -99,7 +99,9 @@ static void kt_lookup_every_byte_finds_its_row(KT_TEST *test,
 		       "the built table is refused: %s",
 		       kunwind_bad_str(kunwind_table_check(t, len))))
 		return;
-	KT_EXPECT_EQ(test, !!(t->flags & KUNWIND_F_WIDE), c->wide);
+	KT_EXPECT(test, (kunwind_segs(t)->nr_esc > 0) == c->escaped,
+		  "%u escaped rows of %u, %u rules", kunwind_segs(t)->nr_esc,
+		  kunwind_segs(t)->nr_rows, t->nr_rules);
 
 	for (i = 0; i < nr; i++) {
 		for (a = rows[i].start; a < rows[i].end; a++, n++) {
@@ -210,10 +212,40 @@ static struct kunwind_hdr *kt_small_table(KT_TEST *test, unsigned long *len)
 	return t;
 }
 
+#define KT_ESC_ROWS	300
+
+/*
+ * A table of KT_ESC_ROWS rows of 2 bytes, each of its own rule: rules 1
+ * to 300, rows 0 to 299, whoever numbers them (both builders keep the
+ * order of first use among rules used as often); the rows of rules 255
+ * on, 254 to 299, are escaped.
+ */
+static struct kunwind_hdr *kt_escape_table(KT_TEST *test, unsigned long *len)
+{
+	struct kt_row *rows = KT_ZALLOC(test, KT_ESC_ROWS * sizeof(*rows));
+	struct kt_seg seg = { ".text", 0x1000, 2 * KT_ESC_ROWS, rows, KT_ESC_ROWS };
+	struct kunwind_hdr *t;
+	unsigned int i;
+
+	if (!KT_EXPECT(test, rows, "no memory for %u rows", KT_ESC_ROWS))
+		return NULL;
+	for (i = 0; i < KT_ESC_ROWS; i++)
+		rows[i] = (struct kt_row){ 2 * i, 2 * i + 2,
+					   kt_call(KUNWIND_REG_SP, 8 + 8 * i, 0) };
+	t = kt_table_build(test, &seg, 1, len);
+	if (!KT_EXPECT(test, t, "the escape table was not built") ||
+	    !KT_EXPECT(test, kunwind_segs(t)->nr_esc == KT_ESC_ROWS + 1 -
+		       KUNWIND_RULE_ESCAPE, "%u escaped rows, not %u",
+		       kunwind_segs(t)->nr_esc, KT_ESC_ROWS + 1 - KUNWIND_RULE_ESCAPE))
+		return NULL;
+	return t;
+}
+
 enum kt_corrupt_what {
 	KT_C_NONE,
 	KT_C_MAGIC,
 	KT_C_VERSION,
+	KT_C_VERSION_1,
 	KT_C_FLAGS,
 	KT_C_SIZE,
 	KT_C_RULES,
@@ -232,6 +264,16 @@ enum kt_corrupt_what {
 	KT_C_BUCKET0,
 	KT_C_EMPTY,
 	KT_C_NAME,
+	/* From here on, on kt_escape_table(). */
+	KT_C_ESC_NONE,
+	KT_C_ESC_BOUNDS,
+	KT_C_ESC_MISALIGNED,
+	KT_C_ESC_UNSORTED,
+	KT_C_ESC_ROW_NOT_ESCAPED,
+	KT_C_ESC_ROW_PAST_ROWS,
+	KT_C_ESC_MISSING,
+	KT_C_ESC_RULE_PAST_DICTIONARY,
+	KT_C_ESC_RULE_WITH_BYTE,
 };
 
 struct kt_corruption {
@@ -244,6 +286,7 @@ static const struct kt_corruption kt_corruptions[] = {
 	{ "accepts_valid_table", KUNWIND_OK, KT_C_NONE },
 	{ "refuses_bad_magic", KUNWIND_BAD_MAGIC, KT_C_MAGIC },
 	{ "refuses_newer_version", KUNWIND_BAD_VERSION, KT_C_VERSION },
+	{ "refuses_version_1", KUNWIND_BAD_VERSION, KT_C_VERSION_1 },
 	{ "refuses_unknown_flags", KUNWIND_BAD_VERSION, KT_C_FLAGS },
 	{ "refuses_truncated", KUNWIND_BAD_SIZE, KT_C_SIZE },
 	{ "refuses_rules_out_of_bounds", KUNWIND_BAD_LAYOUT, KT_C_RULES },
@@ -265,6 +308,20 @@ static const struct kt_corruption kt_corruptions[] = {
 	{ "refuses_empty_first_bucket", KUNWIND_BAD_ORDER, KT_C_BUCKET0 },
 	{ "refuses_empty_segment", KUNWIND_BAD_SEGMENT, KT_C_EMPTY },
 	{ "refuses_unterminated_name", KUNWIND_BAD_SEGMENT, KT_C_NAME },
+	{ "accepts_valid_escapes", KUNWIND_OK, KT_C_ESC_NONE },
+	{ "refuses_escapes_out_of_bounds", KUNWIND_BAD_LAYOUT, KT_C_ESC_BOUNDS },
+	{ "refuses_misaligned_escapes", KUNWIND_BAD_LAYOUT, KT_C_ESC_MISALIGNED },
+	{ "refuses_unsorted_escapes", KUNWIND_BAD_ESCAPE, KT_C_ESC_UNSORTED },
+	{ "refuses_escape_of_unescaped_row", KUNWIND_BAD_ESCAPE,
+	  KT_C_ESC_ROW_NOT_ESCAPED },
+	{ "refuses_escape_past_rows", KUNWIND_BAD_ESCAPE, KT_C_ESC_ROW_PAST_ROWS },
+	{ "refuses_escaped_row_without_escape", KUNWIND_BAD_ESCAPE,
+	  KT_C_ESC_MISSING },
+	{ "refuses_escape_rule_past_dictionary", KUNWIND_BAD_RULE,
+	  KT_C_ESC_RULE_PAST_DICTIONARY },
+	/* A rule below 255 has a byte: one encoding per table. */
+	{ "refuses_escape_of_rule_with_byte", KUNWIND_BAD_RULE,
+	  KT_C_ESC_RULE_WITH_BYTE },
 };
 
 static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
@@ -274,6 +331,8 @@ static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
 	struct kunwind_rule *rules = (struct kunwind_rule *)((u8 *)c + c->rules);
 	u16 *bucket = (u16 *)((u8 *)c + seg->bucket);
 	u8 *rows = (u8 *)c + seg->rows;
+	struct kunwind_esc *esc = (struct kunwind_esc *)((u8 *)c + seg->esc);
+	struct kunwind_esc tmp;
 
 	switch (what) {
 	case KT_C_MAGIC:
@@ -281,6 +340,9 @@ static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
 		break;
 	case KT_C_VERSION:
 		c->version++;
+		break;
+	case KT_C_VERSION_1:
+		c->version = 1;
 		break;
 	case KT_C_FLAGS:
 		c->flags |= 0x100;
@@ -342,7 +404,35 @@ static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
 		seg->name = len - c->strings - 1;
 		((char *)c)[len - 1] = 'x';
 		break;
+	case KT_C_ESC_BOUNDS:
+		seg->esc = c->size - 4;
+		break;
+	case KT_C_ESC_MISALIGNED:
+		seg->esc += 2;
+		break;
+	case KT_C_ESC_UNSORTED:
+		tmp = esc[0];
+		esc[0] = esc[1];
+		esc[1] = tmp;
+		break;
+	case KT_C_ESC_ROW_NOT_ESCAPED:
+		esc[0].row = 0;		/* still sorted, and as many */
+		break;
+	case KT_C_ESC_ROW_PAST_ROWS:
+		/* The last, so still sorted; rows[] far beyond the table. */
+		esc[seg->nr_esc - 1].row = 0x7fffffff;
+		break;
+	case KT_C_ESC_MISSING:
+		seg->nr_esc--;
+		break;
+	case KT_C_ESC_RULE_PAST_DICTIONARY:
+		esc[0].rule = c->nr_rules;
+		break;
+	case KT_C_ESC_RULE_WITH_BYTE:
+		esc[0].rule = 1;
+		break;
 	case KT_C_NONE:
+	case KT_C_ESC_NONE:
 		break;
 	}
 }
@@ -353,7 +443,8 @@ static void kt_check_table(KT_TEST *test, const struct kt_corruption *c)
 	enum kunwind_bad got;
 	unsigned long len;
 
-	t = kt_small_table(test, &len);
+	t = c->what >= KT_C_ESC_NONE ? kt_escape_table(test, &len) :
+				       kt_small_table(test, &len);
 	copy = t ? KT_ZALLOC(test, len) : NULL;
 	if (!copy)
 		return;
@@ -393,23 +484,45 @@ static u32 kt_row_by_format(const struct kunwind_hdr *t,
 	const u8 *base = (const u8 *)t;
 	const u32 *super = (const u32 *)(base + s->super);
 	const u16 *bucket = (const u16 *)(base + s->bucket);
-	u32 stride = t->flags & KUNWIND_F_WIDE ? 3 : 2;
 	u32 b = off >> KUNWIND_BUCKET_SHIFT, in = off & (KUNWIND_BUCKET_SIZE - 1);
 	u32 lo = super[b >> 8] + bucket[b];
 	u32 hi = super[(b + 1) >> 8] + bucket[b + 1];
 	u32 row = lo - 1;
 
 	for (; lo < hi && lo < s->nr_rows; lo++)
-		if (base[s->rows + lo * stride] <= in)
+		if (base[s->rows + lo * KUNWIND_ROW_SIZE] <= in)
 			row = lo;
 	return row;
 }
 
 /*
+ * The rule of a row by format.h, as kt_row_by_format() finds the row: its
+ * rule byte, or the rule of its entry in the escape list; ~0 if no entry
+ * inside the table has its row.
+ */
+static u32 kt_rule_by_format(const struct kunwind_hdr *t,
+			     const struct kunwind_seg *s, u32 row)
+{
+	const u8 *base = (const u8 *)t;
+	const struct kunwind_esc *esc =
+		(const struct kunwind_esc *)(base + s->esc);
+	u32 rule = base[s->rows + row * KUNWIND_ROW_SIZE + 1], i;
+
+	if (rule != KUNWIND_RULE_ESCAPE)
+		return rule;
+	for (i = 0; i < s->nr_esc &&
+	     s->esc + (u64)(i + 1) * sizeof(*esc) <= t->size; i++)
+		if (esc[i].row == row)
+			return esc[i].rule;
+	return ~0u;
+}
+
+/*
  * Does every address of copy (a table kunwind_table_check() accepted)
- * find a row of its segment and a rule of the dictionary?  Where the
- * format's own rule would leave the rows, the lookup is not even tried
- * (it would fault): the failure names the flipped bit instead.
+ * find a row of its segment and the rule format.h gives it?  Where the
+ * format's own rule would leave the rows or the escapes, the lookup is
+ * not even tried (it would fault): the failure names the flipped bit
+ * instead.
  */
 static bool kt_lookups_safe(KT_TEST *test, bool report,
 			    const struct kunwind_hdr *copy, unsigned long byte,
@@ -418,7 +531,7 @@ static bool kt_lookups_safe(KT_TEST *test, bool report,
 	const struct kunwind_rule *r0 = kunwind_rules(copy), *r;
 	const struct kunwind_seg *s = kunwind_segs(copy);
 	unsigned long a;
-	u32 row;
+	u32 row, rule;
 
 	for (; s < kunwind_segs(copy) + copy->nr_segs; s++) {
 		for (a = 0; a < s->size && a < 0x10000; a++) {
@@ -431,12 +544,21 @@ static bool kt_lookups_safe(KT_TEST *test, bool report,
 						  (int)row, s->nr_rows);
 				return false;
 			}
-			r = kunwind_table_rule(copy, s->base + a);
-			if (!r || r < r0 || r >= r0 + copy->nr_rules) {
+			rule = kt_rule_by_format(copy, s, row);
+			if (rule >= copy->nr_rules) {
 				if (report)
-					KT_EXPECT(test, false, "bit %u of byte %lu flipped: accepted, but a lookup of %#lx left the dictionary",
+					KT_EXPECT(test, false, "bit %u of byte %lu flipped: accepted, but row %u of %s has no rule (%#x)",
+						  bit, byte, row,
+						  kunwind_seg_name(copy, s), rule);
+				return false;
+			}
+			r = kunwind_table_rule(copy, s->base + a);
+			if (r != r0 + rule) {
+				if (report)
+					KT_EXPECT(test, false, "bit %u of byte %lu flipped: accepted, but a lookup of %#lx found rule %ld, not %u",
 						  bit, byte,
-						  (unsigned long)(s->base + a));
+						  (unsigned long)(s->base + a),
+						  r ? (long)(r - r0) : -1L, rule);
 				return false;
 			}
 		}
@@ -444,40 +566,84 @@ static bool kt_lookups_safe(KT_TEST *test, bool report,
 	return true;
 }
 
+struct kt_flips {
+	unsigned int refused, accepted, unsafe;
+};
+
+/* Flip each bit of t's bytes [from, to) in turn, in copy, and count. */
+static void kt_flip_bits(KT_TEST *test, const struct kunwind_hdr *t,
+			 struct kunwind_hdr *copy, unsigned long len,
+			 unsigned long from, unsigned long to,
+			 struct kt_flips *f)
+{
+	unsigned long i;
+	unsigned int bit;
+
+	for (i = from; i < to && i < len; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			kt_copy(copy, t, len);
+			((u8 *)copy)[i] ^= 1 << bit;
+			if (kunwind_table_check(copy, len)) {
+				f->refused++;
+				continue;
+			}
+			f->accepted++;
+			/* Report the first unsafe one in full, count the rest. */
+			if (!kt_lookups_safe(test, !f->unsafe, copy, i, bit))
+				f->unsafe++;
+		}
+	}
+}
+
+static void kt_flips_report(KT_TEST *test, const struct kt_flips *f)
+{
+	KT_NOTE(test, "%u corruptions refused, %u accepted, %u of those unsafe",
+		f->refused, f->accepted, f->unsafe);
+	KT_EXPECT_EQ(test, f->unsafe, 0);
+	KT_EXPECT(test, f->refused > 0, "no corruption refused");
+}
+
 /*
  * Every single-bit corruption of a valid table is either refused, or
- * leaves a table in which every address finds a row of its segment and a
- * rule of the dictionary: the check is what makes the lookup, which has
- * no bounds checks, safe.
+ * leaves a table in which every address finds a row of its segment and
+ * the rule the format gives it: the check is what makes the lookup,
+ * which has no bounds checks, safe.
  */
 static void kt_check_every_flipped_bit_is_refused_or_safe(KT_TEST *test)
 {
-	unsigned int refused = 0, accepted = 0, unsafe = 0, bit;
+	struct kt_flips f = { 0, 0, 0 };
 	struct kunwind_hdr *t, *copy;
-	unsigned long len, i;
+	unsigned long len;
 
 	t = kt_small_table(test, &len);
 	copy = t ? KT_ZALLOC(test, len) : NULL;
 	if (!copy)
 		return;
-	for (i = 0; i < len; i++) {
-		for (bit = 0; bit < 8; bit++) {
-			kt_copy(copy, t, len);
-			((u8 *)copy)[i] ^= 1 << bit;
-			if (kunwind_table_check(copy, len)) {
-				refused++;
-				continue;
-			}
-			accepted++;
-			/* Report the first unsafe one in full, count the rest. */
-			if (!kt_lookups_safe(test, !unsafe, copy, i, bit))
-				unsafe++;
-		}
-	}
-	KT_NOTE(test, "%u corruptions refused, %u accepted, %u of those unsafe",
-		refused, accepted, unsafe);
-	KT_EXPECT_EQ(test, unsafe, 0);
-	KT_EXPECT(test, refused > 0, "no corruption refused");
+	kt_flip_bits(test, t, copy, len, 0, len, &f);
+	kt_flips_report(test, &f);
+}
+
+/*
+ * The same for the bytes an escaped lookup follows: the segment, its rows
+ * and its escape list (not the 301 rules: the case above flips rules).
+ */
+static void kt_check_every_flipped_escape_bit_is_refused_or_safe(KT_TEST *test)
+{
+	struct kt_flips f = { 0, 0, 0 };
+	struct kunwind_hdr *t, *copy;
+	const struct kunwind_seg *s;
+	unsigned long len;
+
+	t = kt_escape_table(test, &len);
+	copy = t ? KT_ZALLOC(test, len) : NULL;
+	if (!copy)
+		return;
+	s = kunwind_segs(t);
+	kt_flip_bits(test, t, copy, len, (const u8 *)s - (const u8 *)t,
+		     (const u8 *)(s + 1) - (const u8 *)t, &f);
+	kt_flip_bits(test, t, copy, len, s->rows,
+		     s->esc + s->nr_esc * sizeof(struct kunwind_esc), &f);
+	kt_flips_report(test, &f);
 }
 
 static const struct kt_scenario kt_lookup_scenarios[] = {
@@ -489,6 +655,8 @@ static const struct kt_scenario kt_lookup_scenarios[] = {
 	  kt_check_refuses_misaligned_or_short_buffer },
 	{ "check_every_flipped_bit_is_refused_or_safe",
 	  kt_check_every_flipped_bit_is_refused_or_safe },
+	{ "check_every_flipped_escape_bit_is_refused_or_safe",
+	  kt_check_every_flipped_escape_bit_is_refused_or_safe },
 };
 
 #endif /* _KUNWIND_TEST_LOOKUP_CASES_H */
