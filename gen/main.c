@@ -167,7 +167,8 @@ static int stats(struct built *b)
 	       b->cs.orc_entries, b->cs.orc_rows, b->cs.thunk_rows);
 	printf("table_rows %zu\nmerged %zu\ngaps %zu\noverlaps %zu\n",
 	       b->ts.rows, b->ts.merged, b->ts.gaps, b->ts.overlaps);
-	printf("segments %zu\nrules %zu\n", b->ts.segs, b->ts.rules);
+	printf("segments %zu\nrules %zu\nescaped_rows %zu\n", b->ts.segs,
+	       b->ts.rules, b->ts.escaped);
 	printf("bytes_table %zu\n", b->len);
 	printf("bytes_eh_frame %llu\nbytes_eh_frame_hdr %llu\nbytes_debug_frame %llu\n",
 	       (unsigned long long)eh, (unsigned long long)hdr,
