@@ -31,6 +31,7 @@ FUZZ_LIBC   := $(firstword $(wildcard /lib/x86_64-linux-gnu/libc.so.6 \
 FUZZ_LIBZ   := $(firstword $(wildcard $(FUZZ_LIBDIR)/libz.so.1 \
 				      /lib/x86_64-linux-gnu/libz.so.1))
 FUZZ_DWARF  := $(O)/fuzz/dwarf-O2.so $(O)/fuzz/dwarf-O0.so
+FUZZ_RULES  := $(O)/fuzz/many-rules.o
 
 fuzz: $(FUZZ_BINS) $(O)/fuzz/corpus/.done
 
@@ -58,6 +59,18 @@ $(O)/fuzz/dwarf-%.so: $(CORE_SRC) unwind/*.h
 	$(CC) $(FUZZ_OPT) -g -fno-asynchronous-unwind-tables -fPIC -shared \
 		-nostdlib -o $@ $(CORE_SRC)
 
+# 300 functions, each with a CFA offset of its own after its first byte:
+# a table of 302 rules, whose 47 rarest have no rule byte and are reached
+# through the escape list (unwind/format.h).
+$(FUZZ_RULES): fuzz/fuzz.mk
+	@mkdir -p $(@D)
+	i=0; while [ $$i -lt 300 ]; do \
+		printf 'f%d:\n.cfi_startproc\nnop\n.cfi_def_cfa_offset %d\nret\n.cfi_endproc\n' \
+			$$i $$((16 + 8 * i)); \
+		i=$$((i + 1)); \
+	done >$(@:.o=.S)
+	$(CC) -c -o $@ $(@:.o=.S)
+
 # The seed script.
 #   cfi OUT FILE SECTION MAX   a frame section as the cfi target reads it
 #                              (kind byte, u64 address, bytes), cut after
@@ -74,6 +87,8 @@ $(O)/fuzz/dwarf-%.so: $(CORE_SRC) unwind/*.h
 #                              text_ok() on, its first return address a
 #                              trampoline that ret_addr() undoes, a
 #                              synthesized table in two segments
+#   walk-escape OUT DUMP       the same, synthesized with escaped rules
+#                              (WALK_ESCAPE)
 define FUZZ_SEED_PY
 import struct, subprocess, sys
 
@@ -194,7 +209,7 @@ def enc_rule(r):
         t, reg, off = 7, 0, 0
     return struct.pack('<BBhh', t, reg, off, bp_off)
 
-def walk(out, dump, table=None):
+def walk(out, dump, table=None, mode=0x01):
     rows = []
     for line in open(dump):
         f = line.split()
@@ -222,7 +237,7 @@ def walk(out, dump, table=None):
     last = starts[-1][0] + base
     stack, slot, real = chain_stack(rows, base,
                                     lambda s, r: r in rules and s < last)
-    b = bytes([0x01, 64]) + hooks(len(starts) // 2, slot, real)
+    b = bytes([mode, 64]) + hooks(len(starts) // 2, slot, real)
     b += bytes([len(rules) - 1]) + b''.join(map(enc_rule, rules))
     b += struct.pack('<IB', size - 1, len(starts) - 1)
     prev = 0
@@ -240,12 +255,14 @@ elif cmd == 'cfi-cies':
     cfi_cies(sys.argv[2], int(sys.argv[3]))
 elif cmd == 'walk':
     walk(*sys.argv[2:])
+elif cmd == 'walk-escape':
+    walk(sys.argv[2], sys.argv[3], mode=0x11)
 endef
 export FUZZ_SEED_PY
 FUZZ_SEED := python3 -c "$$FUZZ_SEED_PY"
 
 # The committed seeds: a few KiB from small real objects, cut to size.
-fuzz-corpus: $(O)/kunwind-gen $(FUZZ_DWARF)
+fuzz-corpus: $(O)/kunwind-gen $(FUZZ_DWARF) $(FUZZ_RULES)
 	@# Overwrites the seeds it makes; keeps the regress-* reproducers.
 	mkdir -p fuzz/corpus/cfi fuzz/corpus/elf fuzz/corpus/table fuzz/corpus/walk
 	cp $(FUZZ_REL) fuzz/corpus/elf/crt1.o
@@ -257,10 +274,12 @@ fuzz-corpus: $(O)/kunwind-gen $(FUZZ_DWARF)
 	$(O)/kunwind-gen build $(FUZZ_REL) -o fuzz/corpus/table/crt1.o.table
 	$(O)/kunwind-gen build $(O)/fuzz/dwarf-O2.so -o fuzz/corpus/table/dwarf-O2.table
 	$(O)/kunwind-gen build $(O)/fuzz/dwarf-O0.so -o fuzz/corpus/table/dwarf-O0.table
+	$(O)/kunwind-gen build $(FUZZ_RULES) -o fuzz/corpus/table/many-rules.table
 	$(O)/kunwind-gen dump $(FUZZ_EXE) >$(O)/fuzz/true.dump
 	$(FUZZ_SEED) walk fuzz/corpus/walk/true.walk $(O)/fuzz/true.dump
 	$(O)/kunwind-gen dump $(O)/fuzz/dwarf-O2.so >$(O)/fuzz/dwarf-O2.dump
 	$(FUZZ_SEED) walk fuzz/corpus/walk/dwarf-O2.walk $(O)/fuzz/dwarf-O2.dump
+	$(FUZZ_SEED) walk-escape fuzz/corpus/walk/dwarf-O2.escape.walk $(O)/fuzz/dwarf-O2.dump
 	$(O)/kunwind-gen dump $(O)/fuzz/dwarf-O0.so >$(O)/fuzz/dwarf-O0.dump
 	$(FUZZ_SEED) walk fuzz/corpus/walk/dwarf-O0.raw.walk $(O)/fuzz/dwarf-O0.dump \
 		fuzz/corpus/table/dwarf-O0.table
