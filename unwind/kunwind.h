@@ -271,6 +271,13 @@ struct kunwind_ops {
 #define KUNWIND_FP_FALLBACK	0x1	/* guess with rbp where no row exists */
 /* The first ip is a return address (a sleeping task's saved ip). */
 #define KUNWIND_FIRST_CALLED	0x2
+/*
+ * The stacks are the walking context's own (a kernel walk of current):
+ * they cannot go away under the walk, so their words, each checked to
+ * lie on a stack ops->stack() gave, are loaded in place, not through
+ * ops->read, as with no read op at all.
+ */
+#define KUNWIND_OWN_STACKS	0x4
 
 /*
  * An optional cache of lookups, address -> rule, for callers that walk
@@ -331,7 +338,7 @@ struct kunwind_state {
  * @sp: its stack pointer, which must lie on a stack @ops->stack() knows
  * @bp: its rbp
  * @max_depth: the most frames the walk may have, the first included
- * @flags: KUNWIND_FP_FALLBACK, KUNWIND_FIRST_CALLED
+ * @flags: KUNWIND_FP_FALLBACK, KUNWIND_FIRST_CALLED, KUNWIND_OWN_STACKS
  *
  * The first frame is (@ip, @sp, @bp) as given: whether @ip is code is the
  * caller's to check (kunwind_code_at()).  If no known stack holds @sp,

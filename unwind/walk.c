@@ -123,11 +123,17 @@ static __kunwind_walk __always_inline bool load_word(struct kunwind_state *s,
 	return true;
 }
 
+/* Words are loaded in place: no read op, or the context's own stacks. */
+static __kunwind_walk __always_inline bool direct_reads(const struct kunwind_state *s)
+{
+	return !s->ops->read || (s->flags & KUNWIND_OWN_STACKS);
+}
+
 static __kunwind_walk __always_inline bool load(struct kunwind_state *s,
 						unsigned long addr,
 						unsigned long *val)
 {
-	return load_word(s, addr, val, !s->ops->read);
+	return load_word(s, addr, val, direct_reads(s));
 }
 
 static __kunwind_walk bool read_other_stack(struct kunwind_state *s,
@@ -172,7 +178,7 @@ static __kunwind_walk __always_inline bool
 read_word(struct kunwind_state *s, unsigned long addr, unsigned long *val)
 {
 	return stack_word(s, s->stack_lo, stack_last(s), addr, val, false,
-			  false, !s->ops->read);
+			  false, direct_reads(s));
 }
 
 /*
@@ -459,15 +465,31 @@ static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long reg
 }
 
 /*
+ * May ret_addr() change this return address?  In the kernel, only the
+ * tracers' trampolines (kunwind_kernel_trampolines): every other address
+ * is taken as it is, without a call.  Elsewhere, whenever there is a hook.
+ */
+static __kunwind_walk __always_inline bool maybe_trampoline(const struct kunwind_state *s,
+							    unsigned long ip)
+{
+#ifdef KUNWIND_KERNEL_OPS
+	if (s->ops == &kunwind_kernel_ops)
+		return ip == kunwind_kernel_trampolines[0] ||
+		       ip == kunwind_kernel_trampolines[1];
+#endif
+	return !!s->ops->ret_addr;
+}
+
+/*
  * A return address read at addr_p: a tracer may have replaced it by its
  * trampoline (ops->ret_addr undoes that; 0 if it cannot).
  */
 static __kunwind_walk __always_inline unsigned long
 ret_addr(struct kunwind_state *s, unsigned long ip, unsigned long addr_p)
 {
-	return s->ops->ret_addr ? op_ret_addr(s, ip, addr_p) : ip;
+	return maybe_trampoline(s, ip) && s->ops->ret_addr ?
+	       op_ret_addr(s, ip, addr_p) : ip;
 }
-
 /*
  * Make (ip, sp, bp) the current frame.  The stack grows down, so a
  * caller's sp is above its callee's on the same stack, or on a stack the
@@ -582,7 +604,7 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 	switch (r ? r->type : KUNWIND_TYPE_NONE) {
 	case KUNWIND_TYPE_CALL:
 		if (!call_step(s, r, s->sp, s->bp, s->stack_lo, stack_last(s),
-			       &sp, &ip, &bp, false, !s->ops->read))
+			       &sp, &ip, &bp, false, direct_reads(s)))
 			return stop(s, KUNWIND_STOP_BAD_READ);
 		ip = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
 		break;
@@ -657,58 +679,164 @@ tracer_step(struct kunwind_state *s, unsigned long *pc, unsigned long ret,
  * first frame it did not step, on anything else: kunwind_next() takes
  * that frame, with every check.  direct: no ops->read, so the words are
  * loaded in place (a constant, so that the compiler builds two loops).
+ *
+ * The frames whose caller's rule is in the cache and whose return
+ * address is no trampoline go in runs (call_run()), which call nothing,
+ * so that the walk's dozen live values stay in registers; the frame
+ * that needs a call (a lookup, a cache fill, a trampoline undone) ends a
+ * run, is stepped here, and the next run goes on from its caller.
  */
+struct call_run {
+	unsigned long ip, sp, bp;		/* the current frame */
+	const struct kunwind_rule *r;		/* and its rule */
+	unsigned long cfa, raw, caller_bp;	/* its step, computed */
+	unsigned long *out;			/* where its ip goes */
+};
+
+/* How a run ended. */
+enum { RUN_STOP, RUN_CALL };
+
+/*
+ * Frames of c on, while each is an ordinary call frame, its caller's
+ * rule is in the cache and its return address is neither t0 nor t1 (the
+ * trampolines: maybe_trampoline()).  RUN_CALL: the step of c's frame
+ * (c->cfa, c->raw, c->caller_bp) needs a call; RUN_STOP: c's frame is
+ * not for call_steps().
+ */
+static __kunwind_walk __always_inline int
+call_run(struct kunwind_state *s, struct call_run *c, unsigned long *end,
+	 unsigned long t0, unsigned long t1, const bool direct)
+{
+	struct kunwind_cache *cache = s->cache;
+	unsigned long ip = c->ip, sp = c->sp, bp = c->bp, *out = c->out;
+	unsigned long lo = s->stack_lo, last = stack_last(s);
+	unsigned long cfa = 0, raw = 0, caller_bp = 0, addr;
+	const struct kunwind_rule *r = c->r;
+	int how = RUN_STOP;
+	unsigned int i;
+
+	while (out < end && r && r->type == KUNWIND_TYPE_CALL &&
+	       (r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP)) {
+		if (!call_step(s, r, sp, bp, lo, last, &cfa, &raw, &caller_bp,
+			       true, direct) ||
+		    !raw)	/* never a frame: kunwind_next() stops */
+			break;
+		addr = raw - 1;
+		i = cache_slot(addr);
+		if (unlikely(raw == t0 || raw == t1 ||
+			     cache->e[i].addr != addr)) {
+			how = RUN_CALL;
+			break;
+		}
+		/*
+		 * code_at(raw, false), then the caller's rule: the row of
+		 * raw - 1 vouches for raw.
+		 */
+		r = &cache->e[i].rule;
+		if (r->type == KUNWIND_TYPE_NONE)
+			break;
+		*out++ = ip;
+		ip = raw;
+		sp = cfa;
+		bp = caller_bp;
+	}
+	*c = (struct call_run){ .ip = ip, .sp = sp, .bp = bp, .r = r,
+				.cfa = cfa, .raw = raw, .caller_bp = caller_bp,
+				.out = out };
+	return how;
+}
+
+static __kunwind_walk noinline int
+call_run_direct(struct kunwind_state *s, struct call_run *c, unsigned long *end,
+		unsigned long t0, unsigned long t1)
+{
+	return call_run(s, c, end, t0, t1, true);
+}
+
+static __kunwind_walk noinline int
+call_run_read(struct kunwind_state *s, struct call_run *c, unsigned long *end,
+	      unsigned long t0, unsigned long t1)
+{
+	return call_run(s, c, end, t0, t1, false);
+}
+
+/*
+ * The trampolines a run must leave to call_steps(), as t0 and t1: the
+ * kernel's two; none without a ret_addr hook; and with another hook,
+ * which may change any address, no run at all (false).
+ */
+static __kunwind_walk __always_inline bool
+run_trampolines(const struct kunwind_state *s, unsigned long *t0,
+		unsigned long *t1)
+{
+	*t0 = 0;	/* a raw 0 never reaches the test */
+	*t1 = 0;
+#ifdef KUNWIND_KERNEL_OPS
+	if (s->ops == &kunwind_kernel_ops) {
+		*t0 = kunwind_kernel_trampolines[0];
+		*t1 = kunwind_kernel_trampolines[1];
+		return true;
+	}
+#endif
+	return !s->ops->ret_addr;
+}
+
 static __kunwind_walk __always_inline unsigned int
 call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 	   const bool direct)
 {
 	struct kunwind_cache *cache = s->cache;
-	unsigned long ip = s->ip, sp = s->sp, bp = s->bp, lo = s->stack_lo;
-	unsigned long last = stack_last(s);
-	unsigned long cfa, ret, raw, caller_bp;
-	unsigned int n = 0;
-	const struct kunwind_rule *r;
-	bool tracer = false;
+	struct call_run c = { .ip = s->ip, .sp = s->sp, .bp = s->bp, .out = pc };
+	unsigned long lo = s->stack_lo, last = stack_last(s), ret = 0, t0, t1;
+	unsigned long *end;
+	bool runs, tracer = false;
+	unsigned int n;
 
 	/* kunwind_next() stops at depth max_depth - 1 (max_depth may be 0) */
 	if (s->depth + 1 >= s->max_depth)
 		return 0;
 	if (max > s->max_depth - s->depth - 1)
 		max = s->max_depth - s->depth - 1;
-	r = frame_rule(s);
-	while (n < max && r && r->type == KUNWIND_TYPE_CALL &&
-	       (r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP)) {
-		if (!call_step(s, r, sp, bp, lo, last, &cfa, &raw, &caller_bp,
-			       true, direct))
-			break;
-		if (!raw)
-			break;		/* never a frame: kunwind_next() stops */
-		ret = ret_addr(s, raw, cfa - KUNWIND_RA_CFA_OFF);
-		if (unlikely(ret != raw)) {
+	end = pc + max;
+	runs = cache && run_trampolines(s, &t0, &t1);
+	c.r = frame_rule(s);
+	for (;;) {
+		if (runs) {
+			if ((direct ? call_run_direct(s, &c, end, t0, t1) :
+				      call_run_read(s, &c, end, t0, t1)) != RUN_CALL)
+				break;
+		} else {
+			/* One frame, as a run would take it up to its call. */
+			if (c.out == end || !c.r || c.r->type != KUNWIND_TYPE_CALL ||
+			    (c.r->reg != KUNWIND_REG_SP && c.r->reg != KUNWIND_REG_BP) ||
+			    !call_step(s, c.r, c.sp, c.bp, lo, last, &c.cfa, &c.raw,
+				       &c.caller_bp, true, direct) ||
+			    !c.raw)
+				break;
+		}
+		ret = ret_addr(s, c.raw, c.cfa - KUNWIND_RA_CFA_OFF);
+		if (unlikely(ret != c.raw)) {
 			tracer = true;
 			break;
 		}
-		/*
-		 * code_at(ret, false), then the caller's rule: the row of
-		 * ret - 1, cached or in its segment, vouches for ret.
-		 */
-		r = cache ? cached_rule(s, cache, ret - 1) : lookup(s, ret - 1);
-		if (!r || r->type == KUNWIND_TYPE_NONE)
+		c.r = cache ? cached_rule(s, cache, ret - 1) : lookup(s, ret - 1);
+		if (!c.r || c.r->type == KUNWIND_TYPE_NONE)
 			break;
-		pc[n++] = ip;
-		ip = ret;
-		sp = cfa;
-		bp = caller_bp;
+		*c.out++ = c.ip;
+		c.ip = ret;
+		c.sp = c.cfa;
+		c.bp = c.caller_bp;
 	}
+	n = c.out - pc;
 	if (n) {
-		s->ip = ip;
-		s->sp = sp;
-		s->bp = bp;
+		s->ip = c.ip;
+		s->sp = c.sp;
+		s->bp = c.bp;
 		s->exact_ip = false;
 		s->depth += n;
 	}
 	if (unlikely(tracer))
-		n += tracer_step(s, pc + n, ret, cfa, caller_bp);
+		n += tracer_step(s, c.out, ret, c.cfa, c.caller_bp);
 	return n;
 }
 
@@ -719,7 +847,7 @@ __kunwind_walk unsigned int kunwind_trace_calls(struct kunwind_state *s,
 {
 	if (s->stop || !max)
 		return 0;
-	if (s->ops->read)
+	if (!direct_reads(s))
 		return call_steps(s, pc, max, false);
 	return call_steps(s, pc, max, true);
 }

@@ -68,6 +68,19 @@ static __kunwind_walk bool find_stack(struct kunwind_kstate *w,
 {
 	struct stack_info info;
 
+	/*
+	 * Most walks are of current, on its task stack: found without
+	 * get_stack_info(), an indirect call that tries the others first.
+	 */
+	if (w->task == current) {
+		*lo = (unsigned long)task_stack_page(current);
+		*hi = *lo + THREAD_SIZE;
+		if (word_in(addr, *lo, *hi)) {
+			if (type)
+				*type = STACK_TYPE_TASK;
+			return true;
+		}
+	}
 	if (kunwind_sym.get_stack_info) {
 		if (kunwind_sym.get_stack_info((unsigned long *)addr, w->task,
 					       &info, NULL))
@@ -168,6 +181,8 @@ static __kunwind_walk bool is_trampoline(unsigned long ip)
 		      ip == kunwind_sym.rethook_trampoline);
 }
 
+unsigned long kunwind_kernel_trampolines[2] __read_mostly;
+
 __kunwind_walk unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
 						     unsigned long addr_p)
 {
@@ -265,6 +280,8 @@ static struct kunwind_walk_caches __percpu *walk_caches;
 
 int kunwind_walk_caches_init(void)
 {
+	kunwind_kernel_trampolines[0] = kunwind_sym.return_to_handler;
+	kunwind_kernel_trampolines[1] = kunwind_sym.rethook_trampoline;
 	unsigned int cpu, i;
 
 	walk_caches = alloc_percpu(struct kunwind_walk_caches);
@@ -359,7 +376,8 @@ __kunwind_walk bool kunwind_walk_start(struct kunwind_kstate *w,
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, ip, sp, bp,
 		      KUNWIND_MAX_DEPTH,
-		      first_called ? KUNWIND_FIRST_CALLED : 0);
+		      (first_called ? KUNWIND_FIRST_CALLED : 0) |
+		      (w->task == current ? KUNWIND_OWN_STACKS : 0));
 	cache_take(w);
 	return walk_first(w);
 }
@@ -383,7 +401,8 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_kstate *w,
 	if (!rcu_ok())
 		return walk_fail(w, KUNWIND_STOP_BAD_READ);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, regs->ip,
-		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH, 0);
+		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH,
+		      KUNWIND_OWN_STACKS);
 	cache_take(w);
 	if (!user_mode(regs) && regs->ip && !kunwind_code_at(&w->s, regs->ip, true))
 		return walk_fail(w, KUNWIND_STOP_BAD_RA);

@@ -83,6 +83,14 @@ bool kunwind_kernel_stack(void *ctx, unsigned long sp, unsigned long *lo,
 unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
 				      unsigned long addr_p);
 
+/*
+ * The trampolines kunwind_kernel_ret_addr() undoes (function_graph's
+ * return_to_handler, the rethook trampoline; 0 for one the kernel lacks),
+ * set before the first walk: the walk asks it about these ips only, and
+ * takes every other return address as it is, without a call.
+ */
+extern unsigned long kunwind_kernel_trampolines[2];
+
 /**
  * kunwind_kernel_text_ok() - the kernel's ops->text_ok()
  * @ctx: the walk
