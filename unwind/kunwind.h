@@ -286,9 +286,11 @@ struct kunwind_ops {
  * profiler's samples too), make bench's warm walks one.  Direct
  * mapped, indexed by the address's low bits; it caches misses too, so
  * the owner clears it (kunwind_cache_clear()) whenever a table arrives,
- * goes away or moves.  256 entries of 16 bytes: 4 KiB, L1-resident next
- * to the stack being walked; a 70-frame stack of 3 functions hits it on
- * every frame once warm (make bench).
+ * goes away or moves.  One cache serves walks of one kunwind_ops: a hit
+ * for ip - 1 also says that ip is no trampoline of its ret_addr hook
+ * (walk.c never caches those).  256 entries of 16 bytes: 4 KiB,
+ * L1-resident next to the stack being walked; a 70-frame stack of 3
+ * functions hits it on every frame once warm (make bench).
  */
 #define KUNWIND_CACHE_SIZE	256
 

@@ -317,6 +317,22 @@ lookup(struct kunwind_state *s, unsigned long addr)
 }
 
 /*
+ * May ret_addr() change this return address?  In the kernel, only the
+ * tracers' trampolines (kunwind_kernel_trampolines): every other address
+ * is taken as it is, without a call.  Elsewhere, whenever there is a hook.
+ */
+static __kunwind_walk __always_inline bool maybe_trampoline(const struct kunwind_state *s,
+							    unsigned long ip)
+{
+#ifdef KUNWIND_KERNEL_OPS
+	if (s->ops == &kunwind_kernel_ops)
+		return ip == kunwind_kernel_trampolines[0] ||
+		       ip == kunwind_kernel_trampolines[1];
+#endif
+	return !!s->ops->ret_addr;
+}
+
+/*
  * The cache slot of addr, filled from the table on a miss.  The miss path
  * is out of line: with a warm cache a walk never takes it.
  */
@@ -325,6 +341,12 @@ cache_fill(struct kunwind_state *s, unsigned long addr, unsigned int i)
 {
 	const struct kunwind_rule *r = lookup(s, addr);
 
+	/*
+	 * Never the lookup address of a trampoline as a return address: a
+	 * hit then also says that addr + 1 is none (call_run()).
+	 */
+	if (unlikely(maybe_trampoline(s, addr + 1)))
+		return r;
 	if (r)
 		s->cache->e[i].rule = *r;
 	else
@@ -462,22 +484,6 @@ static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long reg
 	if (l->bp >= 0 && !read_word(s, regs + l->bp, bp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
 	return true;
-}
-
-/*
- * May ret_addr() change this return address?  In the kernel, only the
- * tracers' trampolines (kunwind_kernel_trampolines): every other address
- * is taken as it is, without a call.  Elsewhere, whenever there is a hook.
- */
-static __kunwind_walk __always_inline bool maybe_trampoline(const struct kunwind_state *s,
-							    unsigned long ip)
-{
-#ifdef KUNWIND_KERNEL_OPS
-	if (s->ops == &kunwind_kernel_ops)
-		return ip == kunwind_kernel_trampolines[0] ||
-		       ip == kunwind_kernel_trampolines[1];
-#endif
-	return !!s->ops->ret_addr;
 }
 
 /*
@@ -686,6 +692,19 @@ tracer_step(struct kunwind_state *s, unsigned long *pc, unsigned long ret,
  * that needs a call (a lookup, a cache fill, a trampoline undone) ends a
  * run, is stepped here, and the next run goes on from its caller.
  */
+/*
+ * A call rule on sp or bp: type and reg as one 16-bit value, tested at
+ * once (KUNWIND_REG_SP is KUNWIND_REG_BP | 1).
+ */
+KUNWIND_STATIC_ASSERT(KUNWIND_REG_SP == (KUNWIND_REG_BP | 1));
+
+static __kunwind_walk __always_inline bool sp_or_bp_call(const struct kunwind_rule *r)
+{
+	unsigned int kind = r->type | (unsigned int)r->reg << 8;
+
+	return (kind & ~0x100u) == (KUNWIND_TYPE_CALL | KUNWIND_REG_BP << 8);
+}
+
 struct call_run {
 	unsigned long ip, sp, bp;		/* the current frame */
 	const struct kunwind_rule *r;		/* and its rule */
@@ -697,15 +716,15 @@ struct call_run {
 enum { RUN_STOP, RUN_CALL };
 
 /*
- * Frames of c on, while each is an ordinary call frame, its caller's
- * rule is in the cache and its return address is neither t0 nor t1 (the
- * trampolines: maybe_trampoline()).  RUN_CALL: the step of c's frame
+ * Frames of c on, while each is an ordinary call frame and its caller's
+ * rule is in the cache (which also says that its return address is no
+ * trampoline).  RUN_CALL: the step of c's frame
  * (c->cfa, c->raw, c->caller_bp) needs a call; RUN_STOP: c's frame is
  * not for call_steps().
  */
 static __kunwind_walk __always_inline int
 call_run(struct kunwind_state *s, struct call_run *c, unsigned long *end,
-	 unsigned long t0, unsigned long t1, const bool direct)
+	 const bool direct)
 {
 	struct kunwind_cache *cache = s->cache;
 	unsigned long ip = c->ip, sp = c->sp, bp = c->bp, *out = c->out;
@@ -715,22 +734,23 @@ call_run(struct kunwind_state *s, struct call_run *c, unsigned long *end,
 	int how = RUN_STOP;
 	unsigned int i;
 
-	while (out < end && r && r->type == KUNWIND_TYPE_CALL &&
-	       (r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP)) {
+	if (!r)
+		goto out;
+	while (out < end && sp_or_bp_call(r)) {
 		if (!call_step(s, r, sp, bp, lo, last, &cfa, &raw, &caller_bp,
 			       true, direct) ||
 		    !raw)	/* never a frame: kunwind_next() stops */
 			break;
 		addr = raw - 1;
 		i = cache_slot(addr);
-		if (unlikely(raw == t0 || raw == t1 ||
-			     cache->e[i].addr != addr)) {
+		if (unlikely(cache->e[i].addr != addr)) {
 			how = RUN_CALL;
 			break;
 		}
 		/*
 		 * code_at(raw, false), then the caller's rule: the row of
-		 * raw - 1 vouches for raw.
+		 * raw - 1 vouches for raw, and the hit, that raw is no
+		 * trampoline (cache_fill()).
 		 */
 		r = &cache->e[i].rule;
 		if (r->type == KUNWIND_TYPE_NONE)
@@ -740,6 +760,7 @@ call_run(struct kunwind_state *s, struct call_run *c, unsigned long *end,
 		sp = cfa;
 		bp = caller_bp;
 	}
+out:
 	*c = (struct call_run){ .ip = ip, .sp = sp, .bp = bp, .r = r,
 				.cfa = cfa, .raw = raw, .caller_bp = caller_bp,
 				.out = out };
@@ -747,38 +768,15 @@ call_run(struct kunwind_state *s, struct call_run *c, unsigned long *end,
 }
 
 static __kunwind_walk noinline int
-call_run_direct(struct kunwind_state *s, struct call_run *c, unsigned long *end,
-		unsigned long t0, unsigned long t1)
+call_run_direct(struct kunwind_state *s, struct call_run *c, unsigned long *end)
 {
-	return call_run(s, c, end, t0, t1, true);
+	return call_run(s, c, end, true);
 }
 
 static __kunwind_walk noinline int
-call_run_read(struct kunwind_state *s, struct call_run *c, unsigned long *end,
-	      unsigned long t0, unsigned long t1)
+call_run_read(struct kunwind_state *s, struct call_run *c, unsigned long *end)
 {
-	return call_run(s, c, end, t0, t1, false);
-}
-
-/*
- * The trampolines a run must leave to call_steps(), as t0 and t1: the
- * kernel's two; none without a ret_addr hook; and with another hook,
- * which may change any address, no run at all (false).
- */
-static __kunwind_walk __always_inline bool
-run_trampolines(const struct kunwind_state *s, unsigned long *t0,
-		unsigned long *t1)
-{
-	*t0 = 0;	/* a raw 0 never reaches the test */
-	*t1 = 0;
-#ifdef KUNWIND_KERNEL_OPS
-	if (s->ops == &kunwind_kernel_ops) {
-		*t0 = kunwind_kernel_trampolines[0];
-		*t1 = kunwind_kernel_trampolines[1];
-		return true;
-	}
-#endif
-	return !s->ops->ret_addr;
+	return call_run(s, c, end, false);
 }
 
 static __kunwind_walk __always_inline unsigned int
@@ -787,9 +785,9 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 {
 	struct kunwind_cache *cache = s->cache;
 	struct call_run c = { .ip = s->ip, .sp = s->sp, .bp = s->bp, .out = pc };
-	unsigned long lo = s->stack_lo, last = stack_last(s), ret = 0, t0, t1;
+	unsigned long lo = s->stack_lo, last = stack_last(s), ret = 0;
 	unsigned long *end;
-	bool runs, tracer = false;
+	bool tracer = false;
 	unsigned int n;
 
 	/* kunwind_next() stops at depth max_depth - 1 (max_depth may be 0) */
@@ -798,17 +796,15 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 	if (max > s->max_depth - s->depth - 1)
 		max = s->max_depth - s->depth - 1;
 	end = pc + max;
-	runs = cache && run_trampolines(s, &t0, &t1);
 	c.r = frame_rule(s);
 	for (;;) {
-		if (runs) {
-			if ((direct ? call_run_direct(s, &c, end, t0, t1) :
-				      call_run_read(s, &c, end, t0, t1)) != RUN_CALL)
+		if (cache) {
+			if ((direct ? call_run_direct(s, &c, end) :
+				      call_run_read(s, &c, end)) != RUN_CALL)
 				break;
 		} else {
 			/* One frame, as a run would take it up to its call. */
-			if (c.out == end || !c.r || c.r->type != KUNWIND_TYPE_CALL ||
-			    (c.r->reg != KUNWIND_REG_SP && c.r->reg != KUNWIND_REG_BP) ||
+			if (c.out == end || !c.r || !sp_or_bp_call(c.r) ||
 			    !call_step(s, c.r, c.sp, c.bp, lo, last, &c.cfa, &c.raw,
 				       &c.caller_bp, true, direct) ||
 			    !c.raw)
