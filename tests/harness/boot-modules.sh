@@ -5,9 +5,9 @@
 # (tests/harness/death-boot.sh, profile-boot.sh, gdb-boot.sh,
 # tests/unwinder.test):
 #
-#	tests/harness/boot-modules.sh test|debug|unwinder DIR
+#	tests/harness/boot-modules.sh test|debug|unwinder|bench-* DIR
 #	tests/harness/boot-modules.sh STOCK-KERNEL
-#	tests/harness/boot-modules.sh --kernel-dir test|debug|unwinder
+#	tests/harness/boot-modules.sh --kernel-dir test|debug|unwinder|bench-*
 #
 # KERNEL:
 #	test	the self-built test kernel (tests/harness/test-kernel.sh)
@@ -17,6 +17,9 @@
 #		(tests/harness/unwinder-kernel.sh): kunwind.ko is built
 #		without a vmlinux table of its own and registers the
 #		kernel's (unwind/linux/compat.h)
+#	bench-fp, bench-orc, bench-kunwind  the benchmark kernels of
+#		bench/kernels-bench.sh (unwinder-kernel.sh KIND); kunwind.ko
+#		as for test, or, on bench-kunwind, as for unwinder
 #	6.1, 6.12 or a full release: a stock Debian kernel, as
 #		tests/harness/stock-boot.sh takes it
 #
@@ -54,8 +57,8 @@ if [ "${1:-}" = --kernel-dir ]; then
 	[ $# = 1 ] || die "usage: $0 --kernel-dir test|debug|unwinder"
 fi
 case "${1:-}:$#:$kdir_only" in
-test:2:0 | debug:2:0 | unwinder:2:0 | *:1:1) ;;
-test:*:0 | debug:*:0 | unwinder:*:0) die "usage: $0 $1 DIR" ;;
+test:2:0 | debug:2:0 | unwinder:2:0 | bench-*:2:0 | *:1:1) ;;
+test:*:0 | debug:*:0 | unwinder:*:0 | bench-*:*:0) die "usage: $0 $1 DIR" ;;
 ?*:1:0) ;;
 *) die "usage: $0 KERNEL [DIR] (KERNEL: test, debug, unwinder, 6.1, 6.12, a release)" ;;
 esac
@@ -91,14 +94,17 @@ compose_debug() {
 }
 
 case "$kernel" in
-test | debug | unwinder)
+test | debug | unwinder | bench-fp | bench-orc | bench-kunwind)
 	t0=$(now)
 	frag=
 	[ "$kernel" = debug ] && frag=$(compose_debug)
-	if [ "$kernel" = unwinder ]; then
-		kdir=$("$top/tests/harness/unwinder-kernel.sh" | tail -n1) ||
-			die "no unwinder kernel (tests/harness/unwinder-kernel.sh failed)"
-		vmlinux_table=
+	if [ "$kernel" != test ] && [ "$kernel" != debug ]; then
+		kdir=$("$top/tests/harness/unwinder-kernel.sh" "$kernel" | tail -n1) ||
+			die "no $kernel kernel (tests/harness/unwinder-kernel.sh failed)"
+		vmlinux_table=KUNWIND_VMLINUX=$kdir/vmlinux
+		case "$kernel" in
+		unwinder | bench-kunwind) vmlinux_table= ;;
+		esac
 	else
 		kdir=$(KUNWIND_KCONFIG=${frag:-${KUNWIND_KCONFIG:-}} \
 			"$top/tests/harness/test-kernel.sh" | tail -n1) ||
@@ -134,7 +140,7 @@ test | debug | unwinder)
 	say "$kernel: modules built in $(secs "$t0" "$(now)") s (log: $log)"
 	;;
 *)
-	[ "$kdir_only" = 0 ] || die "--kernel-dir: test, debug or unwinder only"
+	[ "$kdir_only" = 0 ] || die "--kernel-dir: test, debug, unwinder or bench-* only"
 	rel=$("$top/tests/harness/stock-boot.sh" --release "$kernel" | tail -n1) ||
 		die "tests/harness/stock-boot.sh --release $kernel failed"
 	stock=$("$top/tests/harness/stock-boot.sh" --no-boot "$kernel" | tail -n1) ||

@@ -5,7 +5,14 @@
 # (CONFIG_UNWINDER_KUNWIND, the series in kernel/patches), and print its
 # build directory on the last line of stdout:
 #
-#	KDIR=$(tests/harness/unwinder-kernel.sh | tail -n1) || exit
+#	KDIR=$(tests/harness/unwinder-kernel.sh [KIND] | tail -n1) || exit
+#
+# KIND is "unwinder" (the default: test-kernel-unwinder.config on top of
+# test-kernel.config) or one of the three benchmark kernels of
+# bench/kernels-bench.sh, "bench-fp", "bench-orc" and "bench-kunwind":
+# test-kernel-bench.config on top, then the unwinder's own lines.  All
+# are built from the same view of the source, in build directories of
+# their own ($KUNWIND_CACHE/build-KIND-<version>-<hash>).
 #
 # Its twin with the ORC unwinder, same config otherwise, is the test
 # kernel itself (tests/harness/test-kernel.sh): the series changes nothing
@@ -35,6 +42,11 @@ who='unwinder-kernel'
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 jobs=${KUNWIND_JOBS:-$(nproc)}
+kind=${1:-unwinder}
+case "$kind" in
+unwinder | bench-fp | bench-orc | bench-kunwind) ;;
+*) die "unknown kernel '$kind': unwinder, bench-fp, bench-orc or bench-kunwind" ;;
+esac
 
 harness_test_source
 harness_cache_lock unwinder
@@ -72,9 +84,31 @@ fi
 # ---- the fragment ----------------------------------------------------------
 
 composed=$(mktemp)
-trap 'rm -f "$composed"' EXIT
-harness_compose "$harness/test-kernel-unwinder.config" "$composed"
-build=$cache/build-unwinder-$ver-$hash
+fragment=$(mktemp)
+trap 'rm -f "$composed" "$fragment"' EXIT
+if [ "$kind" = unwinder ]; then
+	cp "$harness/test-kernel-unwinder.config" "$fragment"
+else
+	# The unwinder's lines: the one chosen, the other two not set.
+	case "$kind" in
+	bench-fp) mine=FRAME_POINTER ;;
+	bench-orc) mine=ORC ;;
+	bench-kunwind) mine=KUNWIND ;;
+	esac
+	{
+		cat "$harness/test-kernel-bench.config"
+		for u in FRAME_POINTER ORC KUNWIND; do
+			if [ "$u" = "$mine" ]; then
+				echo "CONFIG_UNWINDER_$u=y"
+			else
+				echo "# CONFIG_UNWINDER_$u is not set"
+			fi
+		done
+		echo "CONFIG_LOCALVERSION=\"-kunwind-$kind\""
+	} >"$fragment"
+fi
+harness_compose "$fragment" "$composed"
+build=$cache/build-$kind-$ver-$hash
 log=$build/build.log
 
 if [ ! -f "$build/.kunwind-config" ]; then
