@@ -496,6 +496,7 @@ ret_addr(struct kunwind_state *s, unsigned long ip, unsigned long addr_p)
 	return maybe_trampoline(s, ip) && s->ops->ret_addr ?
 	       op_ret_addr(s, ip, addr_p) : ip;
 }
+
 /*
  * Make (ip, sp, bp) the current frame.  The stack grows down, so a
  * caller's sp is above its callee's on the same stack, or on a stack the
