@@ -66,7 +66,8 @@ check: deps
 # vmlinux) or boots kernels in QEMU (tests/README.md says which).
 HOST_CHECKS = $(filter tests/unit.test tests/libdw.test tests/readelf.test \
 	tests/embed.test tests/kunwind-stack%.test tests/guestmem.test \
-	tests/flamegraph.test tests/scripts.test tests/layout.test fuzz/%.test, \
+	tests/flamegraph.test tests/scripts.test tests/layout.test fuzz/%.test \
+	tests/bench.test, \
 	$(CHECKS))
 
 check-host:

@@ -25,11 +25,14 @@ $(O)/bench/deep_stack-nofp.o: bench/deep_stack.c bench/bench.h
 $(O)/bench/kunwind-bench: $(BENCH_OBJ) $(CORE_OBJ) $(GEN_OBJ)
 	$(CC) $(BENCH_CFLAGS) -o $@ $^ -lelf -ldw -lunwind
 
-# The kernel part first (kunwind_save vs stack_trace_save in the test
-# kernel under QEMU; the profiler's cost in Debian's 6.12, which has
-# high-resolution timers; kunwind-guestprof's cost to the guest it
-# profiles from the host), so that the host summary lines come last.
+# The kernel part first (the three kernels' own unwinders, frame
+# pointers, ORC and kunwind, counted in instructions under QEMU -icount;
+# kunwind_save vs stack_trace_save in the test kernel, -icount too; the
+# profiler's cost in Debian's 6.12 in TCG's wall time; kunwind-guestprof's
+# cost to the guest it profiles from the host), so that the host summary
+# lines come last.
 bench: $(O)/bench/kunwind-bench $(O)/kunwind-gen gdb
+	bench/kernels-bench.sh
 	bench/kernel-bench.sh
 	bench/profile-bench.sh
 	bench/guestprof-bench.sh

@@ -16,15 +16,19 @@
 #							 goal <= 1.1)
 #	bench: kernel vmlinux table ... vs ORC ...	(bytes)
 #	bench: kernel module <m>.ko table ... vs ORC ...
-#	bench: kernel kunwind/fp=<x>			(ns per frame against the
-#							 rbp chain over the bench
-#							 module's frames, built
-#							 with frame pointers)
+#	bench: kernel module kunwind/fp=<x> per-frame=<x> per-trace-shallow=<x>
+#		per-trace-deep=<x>	(instructions against the rbp chain
+#					 over the bench module's frames,
+#					 built with frame pointers; goal
+#					 <= 2)
 #
 # Traces that differ (the module checks before it times) and sizes that
 # cannot be measured are errors.
 #
-# QEMU TCG makes the nanoseconds meaningless; only the ratio counts.
+# QEMU runs with -icount shift=0,sleep=off and one vCPU: the guest's
+# clock advances one nanosecond per instruction, so the module's "ns"
+# are instructions executed (exact and repeatable; not cycles: TCG
+# models no caches), and the ratios are ratios of instructions.
 # The sizes: kunwind's table (vmlinux: the file kunwind.ko's build made
 # with kunwind-gen; a module: its .kunwind section) against ORC's
 # .orc_unwind + .orc_unwind_ip (vmlinux also has .orc_lookup, reported
@@ -57,7 +61,8 @@ fi
 	"$mods/kunit/kunwind_bench.ko" >&2
 log=$out/bench-console.log
 "$root/tests/harness/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
-	--initrd "$out/bench.cpio.gz" --timeout 600 --log "$log" >/dev/null ||
+	--initrd "$out/bench.cpio.gz" --timeout 1200 --log "$log" --smp 1 \
+	-- -icount shift=0,sleep=off >/dev/null ||
 	die "QEMU run failed (console: $log)"
 
 sed -n 's/.*kunwind-bench: \(depth .*\)/bench: kernel \1/p' "$log"
@@ -118,5 +123,23 @@ for ko in $sample "$mods/kunit/kunwind_test.ko" "$mods/kunit/kunwind_bench.ko" \
 	echo "bench: kernel module $(basename "$ko") table $mt bytes vs ORC $mo bytes: kunwind/orc=$(ratio2 "$mt" "$mo")"
 done
 
-# Last: the stretch goal, kunwind over the rbp chain (goal toward 2).
-echo "bench: kernel kunwind/fp=$fp"
+# Last: kunwind.ko's walk over the rbp chain, over the same module
+# frames (goal <= 2): the module's ratio (ns per frame, all depths), then
+# per frame (the slope from the shallowest to the deepest trace: what one
+# more frame costs) and per trace at the shallowest and deepest depth.
+python3 - "$log" "$fp" <<'PY'
+import re, sys
+rows = [tuple(float(x) for x in m.groups()) for m in (
+    re.search(r'kunwind-bench: depth (\d+) frames (\d+) kunwind ([0-9.]+) ns/frame fp ([0-9.]+) ns/frame', l)
+    for l in open(sys.argv[1], errors='replace')) if m]
+if len(rows) < 2:
+    sys.exit('bench: error: no per-depth lines against the rbp chain in %s' % sys.argv[1])
+(d1, f1, k1, p1), (d2, f2, k2, p2) = rows[0], rows[-1]
+slope_k = (k2 * f2 - k1 * f1) / (f2 - f1)
+slope_p = (p2 * f2 - p1 * f1) / (f2 - f1)
+print('bench: kernel module walk per frame kunwind %.1f fp %.1f instructions; per trace '
+      'depth %d (%d frames) kunwind %.0f fp %.0f, depth %d (%d frames) kunwind %.0f fp %.0f'
+      % (slope_k, slope_p, d1, f1, k1 * f1, p1 * f1, d2, f2, k2 * f2, p2 * f2))
+print('bench: kernel module kunwind/fp=%s per-frame=%.2f per-trace-shallow=%.2f per-trace-deep=%.2f'
+      % (sys.argv[2], slope_k / slope_p, k1 / p1, k2 / p2))
+PY

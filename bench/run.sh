@@ -206,7 +206,7 @@ echo "  kunwind_table_rule ${lk:-?} ns/lookup on the walk; ${le2:-?} % of its lo
 [ -n "${big_lk-}" ] &&
 	echo "  vmlinux table: ${big_lk} ns per random lookup; ${big_le2} % touch <= 2 lines"
 echo "  the plain walk (no lookup cache): libunwind-fast/kunwind $p_luf, libunwind/kunwind $p_lu, libdw/kunwind $p_dw, kunwind/fp $p_fp"
-goal libunwind-fast/kunwind "$r_luf" ">=" 1
+goal libunwind-fast/kunwind "$r_luf" ">=" 1.5
 goal libdw/kunwind "$r_dw" ">=" 50
 goal "kunwind/fp (stretch)" "$r_fp" "<=" 2
 goal "table kunwind/orc" "$t_orc" "<=" 0.25
