@@ -35,6 +35,8 @@ def console(name, fault):
                   'kkb_bottom+0x1a/0x63 [kunwind_kernels_bench]']
         frames += ['kkb_recurse+0x18/0x29 [kunwind_kernels_bench]'] * (depth + 1)
         frames += ['kkb_init+0x10d/0xec2 [kunwind_kernels_bench]'] + KERNEL_TAIL
+        if name == 'fp':	# no sibling calls with frame pointers
+            frames += ['x64_sys_call+0x1c74/0x1e66']
         if fault == 'trace-differs' and name == 'kunwind' and site == 'depth16':
             del frames[5]
         for i, f in enumerate(frames):
