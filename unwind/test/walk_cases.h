@@ -70,6 +70,7 @@ struct kt_fake {
 	unsigned long tramp, tramp_p, tramp_ip;	/* ret_addr(): one trampoline */
 	struct kunwind_cache *cache;		/* given to every walk, if set */
 	bool trace;				/* walk with kunwind_trace() */
+	bool no_hook;				/* ops without ret_addr */
 	struct kt_walked w;			/* the last walk */
 };
 
@@ -144,6 +145,18 @@ static const struct kunwind_ops kt_fake_ops = {
 	.text_ok = kt_f_text_ok,
 };
 
+/*
+ * The same without a ret_addr hook: with one, which may change any
+ * return address, the walk never caches a return address's lookup, so
+ * its runs of cached frames (walk.c's call_run()) need these.
+ */
+static const struct kunwind_ops kt_fake_ops_no_hook = {
+	.find_seg = kt_f_find,
+	.read = kt_f_read,
+	.stack = kt_f_stack,
+	.text_ok = kt_f_text_ok,
+};
+
 static struct kt_fake *kt_fake_new(KT_TEST *test)
 {
 	struct kt_seg seg = { ".text", 0x1000, 0xe00, kt_program_rows,
@@ -181,7 +194,8 @@ static void kt_walk(struct kt_fake *f, unsigned long ip, unsigned long sp,
 {
 	struct kt_walked *w = &f->w;
 
-	kunwind_start(&w->s, &kt_fake_ops, f, ip, sp, bp, KT_DEPTH, flags);
+	kunwind_start(&w->s, f->no_hook ? &kt_fake_ops_no_hook : &kt_fake_ops,
+		      f, ip, sp, bp, KT_DEPTH, flags);
 	w->s.cache = f->cache;
 	w->n = 0;
 	if (f->trace) {
@@ -726,15 +740,18 @@ static void kt_walk_trace_and_cache_give_the_same_frames(KT_TEST *test)
 	if (!f || !KT_EXPECT(test, plain && cache && fresh, "no memory"))
 		return;
 	*fresh = *f;
-	for (i = 0; i < KT_ARRAY_SIZE(kt_stop_cases); i++) {
-		c = &kt_stop_cases[i];
+	/* with the ret_addr hook and without (the runs of cached frames) */
+	for (i = 0; i < 2 * KT_ARRAY_SIZE(kt_stop_cases); i++) {
+		c = &kt_stop_cases[i / 2];
 		*f = *fresh;
+		f->no_hook = i & 1;
 		c->run(f, c->arg);
 		*plain = f->w;
 		kunwind_cache_clear(cache);
 		/* trace; cache cold, warm; trace with the cache cold, warm */
 		for (way = 1; way < 6; way++) {
 			*f = *fresh;
+			f->no_hook = i & 1;
 			f->trace = way & 1;
 			f->cache = way > 1 ? cache : NULL;
 			if (way == 4)
@@ -742,15 +759,17 @@ static void kt_walk_trace_and_cache_give_the_same_frames(KT_TEST *test)
 			c->run(f, c->arg);
 			if (!KT_EXPECT(test, f->w.n == plain->n &&
 				       f->w.s.stop == plain->s.stop,
-				       "%s, way %u: \"%s\" after %u frames, kunwind_next() alone \"%s\" after %u",
-				       c->name, way, kunwind_stop_str(f->w.s.stop),
+				       "%s%s, way %u: \"%s\" after %u frames, kunwind_next() alone \"%s\" after %u",
+				       c->name, f->no_hook ? " (no hook)" : "",
+				       way, kunwind_stop_str(f->w.s.stop),
 				       f->w.n, kunwind_stop_str(plain->s.stop),
 				       plain->n))
 				continue;
 			for (k = 0; k < plain->n; k++)
 				KT_EXPECT(test, f->w.ip[k] == plain->ip[k],
-					  "%s, way %u, frame %u: %#lx, kunwind_next() alone %#lx",
-					  c->name, way, k, f->w.ip[k],
+					  "%s%s, way %u, frame %u: %#lx, kunwind_next() alone %#lx",
+					  c->name, f->no_hook ? " (no hook)" : "",
+					  way, k, f->w.ip[k],
 					  plain->ip[k]);
 		}
 	}
@@ -792,6 +811,73 @@ static void kt_walk_cache_answers_as_the_table_for_every_address(KT_TEST *test)
 	}
 }
 
+/*
+ * Two frames whose lookup addresses share a cache slot (0x111f and
+ * 0x101f: the slot is the low byte) and have other rules (rsp+24, rbp
+ * saved; rsp+8): a warm cache, whose slot holds the other's rule for
+ * each in turn, must not lend one the other's (the runs of cached
+ * frames, walk.c's call_run(), check the slot's address).  Where a
+ * wrong rule would look for a return address, one whose row is cached
+ * lies: a trace a frame short.
+ */
+static void kt_walk_cache_slot_shared_by_two_frames(KT_TEST *test)
+{
+	struct kunwind_cache *cache = KT_ZALLOC(test, sizeof(*cache));
+	static const unsigned long want[] = { 0x1010, 0x1120, 0x1020, 0x1310 };
+	struct kt_fake *f = kt_fake_new(test);
+	unsigned int round, k;
+
+	if (!f || !KT_EXPECT(test, cache, "no memory"))
+		return;
+	kt_put(f, KT_STACK + 0x00, 0x1120);	/* leaf: CFA rsp+8 */
+	kt_put(f, KT_STACK + 0x10, 0x4444);	/* mid: rbp at CFA-16 */
+	kt_put(f, KT_STACK + 0x18, 0x1020);	/* mid: CFA rsp+24 */
+	kt_put(f, KT_STACK + 0x20, 0x1310);	/* leaf again, then the end */
+	/* where a wrong rule would look: the end, whose row is cached too */
+	kt_put(f, KT_STACK + 0x08, 0x1310);	/* leaf's rule, for mid */
+	kt_put(f, KT_STACK + 0x30, 0x1310);	/* mid's rule, for leaf */
+	kunwind_cache_clear(cache);
+	f->no_hook = true;
+	f->trace = true;
+	f->cache = cache;
+	for (round = 0; round < 3; round++) {
+		kt_walk(f, 0x1010, KT_STACK, 0, 0);
+		if (!KT_EXPECT(test, f->w.n == KT_ARRAY_SIZE(want) &&
+			       f->w.s.stop == KUNWIND_STOP_END,
+			       "round %u: \"%s\" after %u frames, not the end after 4",
+			       round, kunwind_stop_str(f->w.s.stop), f->w.n))
+			return;
+		for (k = 0; k < KT_ARRAY_SIZE(want); k++)
+			KT_EXPECT(test, f->w.ip[k] == want[k],
+				  "round %u, frame %u: %#lx, not %#lx", round, k,
+				  f->w.ip[k], want[k]);
+	}
+}
+
+/*
+ * A hit in the cache for ip - 1 says that ip is no trampoline (walk.c's
+ * call_run() asks the ret_addr hook nothing then), so the lookup
+ * address of a trampoline is never cached, even when a walk looks it up:
+ * here its first frame, a return address (KUNWIND_FIRST_CALLED), is one.
+ */
+static void kt_walk_cache_never_holds_a_trampoline(KT_TEST *test)
+{
+	struct kunwind_cache *cache = KT_ZALLOC(test, sizeof(*cache));
+	struct kt_fake *f = kt_fake_new(test);
+	unsigned long addr = 0x1090 - 1;
+
+	if (!f || !KT_EXPECT(test, cache, "no memory"))
+		return;
+	f->tramp = 0x1090;		/* inside leaf, which has a row */
+	kt_put(f, KT_STACK + 0x00, 0x1310);
+	kunwind_cache_clear(cache);
+	f->cache = cache;
+	f->trace = true;
+	kt_walk(f, 0x1090, KT_STACK, 0, KUNWIND_FIRST_CALLED);
+	KT_EXPECT(test, cache->e[addr & (KUNWIND_CACHE_SIZE - 1)].addr != addr,
+		  "the cache holds %#lx, a trampoline's lookup address", addr);
+}
+
 static const struct kt_scenario kt_walk_scenarios[] = {
 	{ "walk_stop_cases_cover_every_reason",
 	  kt_walk_stop_cases_cover_every_reason },
@@ -823,6 +909,10 @@ static const struct kt_scenario kt_walk_scenarios[] = {
 	  kt_walk_trace_and_cache_give_the_same_frames },
 	{ "walk_cache_answers_as_the_table_for_every_address",
 	  kt_walk_cache_answers_as_the_table_for_every_address },
+	{ "walk_cache_slot_shared_by_two_frames",
+	  kt_walk_cache_slot_shared_by_two_frames },
+	{ "walk_cache_never_holds_a_trampoline",
+	  kt_walk_cache_never_holds_a_trampoline },
 };
 
 #endif /* _KUNWIND_TEST_WALK_CASES_H */
