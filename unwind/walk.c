@@ -205,11 +205,6 @@ cache_fill(struct kunwind_state *s, unsigned long addr, unsigned int i)
 	 */
 	if (unlikely(maybe_trampoline(s, addr + 1)))
 		return r;
-#ifdef KUNWIND_KERNEL_OPS
-	if (s->ops == &kunwind_kernel_ops &&
-	    !kunwind_kernel_cacheable(s->ctx, addr))
-		return r;
-#endif
 	if (r)
 		s->cache->e[i].rule = *r;
 	else

@@ -207,12 +207,6 @@ __kunwind_walk unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip
 	return real;
 }
 
-/* The registry's generation empties the caches when tables change. */
-__kunwind_walk bool kunwind_kernel_cacheable(void *ctx, unsigned long addr)
-{
-	return true;
-}
-
 __kunwind_walk bool kunwind_kernel_text_ok(void *ctx, unsigned long ip)
 {
 	return kunwind_text_address(ip);

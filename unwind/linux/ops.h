@@ -92,20 +92,6 @@ unsigned long kunwind_kernel_ret_addr(void *ctx, unsigned long ip,
 extern unsigned long kunwind_kernel_trampolines[2];
 
 /**
- * kunwind_kernel_cacheable() - may the walk's cache keep @addr's rule?
- * @ctx: the walk
- * @addr: a lookup address (an exact ip, or a return address - 1)
- *
- * A cache must be emptied whenever the rule of an address it holds can
- * change.  kunwind.ko empties its caches whenever a table comes or goes
- * (kunwind_registry_gen()); the kernel's unwinder keeps vmlinux's text
- * only, whose rows never change.
- *
- * Return: true if the rule of @addr may be cached.
- */
-bool kunwind_kernel_cacheable(void *ctx, unsigned long addr);
-
-/**
  * kunwind_kernel_text_ok() - the kernel's ops->text_ok()
  * @ctx: the walk
  * @ip: an address outside every segment
