@@ -134,7 +134,9 @@ rows = [tuple(float(x) for x in m.groups()) for m in (
     for l in open(sys.argv[1], errors='replace')) if m]
 if len(rows) < 2:
     sys.exit('bench: error: no per-depth lines against the rbp chain in %s' % sys.argv[1])
-(d1, f1, k1, p1), (d2, f2, k2, p2) = rows[0], rows[-1]
+(d1, f1, k1, p1), (d2, f2, k2, p2) = min(rows), max(rows)
+if f1 == f2:
+    sys.exit('bench: error: the depths against the rbp chain have as many frames: no slope')
 slope_k = (k2 * f2 - k1 * f1) / (f2 - f1)
 slope_p = (p2 * f2 - p1 * f1) / (f2 - f1)
 print('bench: kernel module walk per frame kunwind %.1f fp %.1f instructions; per trace '

@@ -10,8 +10,10 @@
 # bench-kunwind: frame pointers, ORC, kunwind), each booted once in QEMU
 # with -icount shift=0,sleep=off and one vCPU: the guest's clock then
 # advances one nanosecond per instruction executed, so every figure here
-# is a count of instructions, exact and repeatable, not of cycles (TCG
-# models no caches and no branch predictor).  kunwind_kernels_bench.ko
+# is a count of instructions, not of cycles (TCG models no caches and no
+# branch predictor; a rep-prefixed string instruction counts once per
+# iteration).  A stack trace counts the same in every batch; two runs of
+# the workload differ by up to about 0.3 % (bench/README.md).  kunwind_kernels_bench.ko
 # (bench/kernels/) checks that on a loop of known length first.
 #
 # Per kernel (bench/kernels/guest.sh in the guest):
@@ -32,9 +34,10 @@
 #	bench: profiler overhead (instructions) 100Hz=<pct> 1kHz=<pct> perf-g 100Hz=<pct> 1kHz=<pct>
 #
 # (the shares and the tax are defined in bench/README.md) and each goal
-# met or not.  Errors, never a figure: traces that differ, an icount
-# check that does not count instructions, a run that failed or is
-# missing, a sampler that did not sample.
+# met or not.  Errors, and no summary line (the lines read before the
+# error are printed): traces that differ, an icount check that does not
+# count instructions, a run that failed, is missing or counted nothing, a
+# sampler that did not sample.
 #
 # Environment: KUNWIND_BENCH_LOOPS (the workload's loops, default 6000),
 # O (build directory).

@@ -8,8 +8,10 @@
  * mappings of a core file, or the bench's own stack).  Every word it reads
  * is first checked to lie on a stack ops->stack vouched for; then it is
  * read through ops->read, which may fail (a failure ends the walk, it
- * never faults), or, for a caller with no read op (its stacks are its own
- * memory), loaded in place (walk_ops.h).
+ * never faults), or loaded in place (walk_ops.h): for a caller with no
+ * read op, whose stacks are its own memory, and with KUNWIND_OWN_STACKS,
+ * for a walk of the stacks its own context runs on, which cannot go away
+ * under it (a kernel walk of current).
  */
 #include "kunwind.h"
 #include "walk_ops.h"
@@ -536,22 +538,6 @@ tracer_step(struct kunwind_state *s, unsigned long *pc, unsigned long ret,
 }
 
 /*
- * Ordinary frames, the bulk of every walk, without the round trip of the
- * frame through *s: a call frame whose rule comes from the cache (or the
- * table) and whose caller lies on the same stack.  The lookup of the
- * caller's return address is both its code check (code_at()) and the
- * caller's own rule: one lookup per frame.  Stops short, leaving *s at the
- * first frame it did not step, on anything else: kunwind_next() takes
- * that frame, with every check.  direct: no ops->read, so the words are
- * loaded in place (a constant, so that the compiler builds two loops).
- *
- * The frames whose caller's rule is in the cache and whose return
- * address is no trampoline go in runs (call_run()), which call nothing,
- * so that the walk's dozen live values stay in registers; the frame
- * that needs a call (a lookup, a cache fill, a trampoline undone) ends a
- * run, is stepped here, and the next run goes on from its caller.
- */
-/*
  * A call rule on sp or bp: type and reg as one 16-bit value, tested at
  * once (KUNWIND_REG_SP is KUNWIND_REG_BP | 1).
  */
@@ -561,7 +547,8 @@ static __kunwind_walk __always_inline bool sp_or_bp_call(const struct kunwind_ru
 {
 	unsigned int kind = r->type | (unsigned int)r->reg << 8;
 
-	return (kind & ~0x100u) == (KUNWIND_TYPE_CALL | KUNWIND_REG_BP << 8);
+	return (kind & ~((KUNWIND_REG_SP ^ KUNWIND_REG_BP) << 8)) ==
+	       (KUNWIND_TYPE_CALL | KUNWIND_REG_BP << 8);
 }
 
 struct call_run {
@@ -638,6 +625,23 @@ call_run_read(struct kunwind_state *s, struct call_run *c, unsigned long *end)
 	return call_run(s, c, end, false);
 }
 
+/*
+ * Ordinary frames, the bulk of every walk, without the round trip of the
+ * frame through *s: a call frame whose rule comes from the cache (or the
+ * table) and whose caller lies on the same stack.  The lookup of the
+ * caller's return address is both its code check (code_at()) and the
+ * caller's own rule: one lookup per frame.  Stops short, leaving *s at the
+ * first frame it did not step, on anything else: kunwind_next() takes
+ * that frame, with every check.  direct: no ops->read, so the words are
+ * loaded in place (a constant, so that the compiler builds two loops).
+ *
+ * The frames whose caller's rule is in the cache and whose return
+ * address is no trampoline go in runs (call_run()), which call nothing
+ * but ops->read (none with direct loads), so that the walk's dozen live
+ * values stay in registers; the frame that needs a call (a lookup, a
+ * cache fill, a trampoline undone) ends a run, is stepped here, and the
+ * next run goes on from its caller.
+ */
 static __kunwind_walk __always_inline unsigned int
 call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 	   const bool direct)

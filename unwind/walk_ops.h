@@ -79,8 +79,8 @@ static __kunwind_walk bool stack_of(struct kunwind_state *s, unsigned long addr,
 
 /*
  * A word on a stack, checked to lie there: through ops->read, or loaded
- * in place when direct (no read op: the stacks are this address space's
- * own).  direct is a constant where the caller knows it, so that no
+ * in place when direct (no read op, or KUNWIND_OWN_STACKS: the stacks are
+ * the walking context's own).  direct is a constant where the caller knows it, so that no
  * pointer to *val escapes into an indirect call.
  */
 static __kunwind_walk __always_inline bool load_word(struct kunwind_state *s,
@@ -123,8 +123,8 @@ static __kunwind_walk bool read_other_stack(struct kunwind_state *s,
  * Every read is of a whole word on a known stack: the current one, whose
  * words start at lo up to lo + last (the common case, checked here
  * without a call), or, unless here_only, another the caller's stack()
- * hook vouches for.  Only then may ops->read, or a direct load when the
- * caller has no read hook, touch the memory.  lo and last are the walk's
+ * hook vouches for.  Only then may ops->read, or a direct load
+ * (direct_reads()), touch the memory.  lo and last are the walk's
  * stack_lo and stack_last(), passed so that a loop keeps them at hand.
  * below_top (with here_only): and not the top word, for a word whose
  * next must lie on the stack too.

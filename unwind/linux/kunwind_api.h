@@ -13,12 +13,15 @@
  *  - Memory: only the stacks the kernel itself unwinds are read (the
  *    task's, and for current this CPU's IRQ, exception and entry stacks
  *    where get_stack_info() can be called; else the task's only), a word
- *    at a time, through kunwind_read_nofault() (compat.h): one
- *    __get_kernel_nofault() load, not copy_from_kernel_nofault(), after
- *    the checks of 6.12's copy_from_kernel_nofault_allowed(), which
- *    refuse user addresses and the guard page above them, the vsyscall
- *    page and non-canonical addresses.  A walk ends on any stack, however
- *    corrupt; a load that faults is fixed up and ends it, nothing oopses.
+ *    at a time, each first checked to lie on one of them.  current's are
+ *    loaded in place: they are mapped and stay while current walks them
+ *    (as ORC reads them).  Another task's go through kunwind_read_nofault()
+ *    (compat.h): one __get_kernel_nofault() load, not
+ *    copy_from_kernel_nofault(), after the checks of 6.12's
+ *    copy_from_kernel_nofault_allowed(), which refuse user addresses and
+ *    the guard page above them, the vsyscall page and non-canonical
+ *    addresses.  A walk ends on any stack, however corrupt; a load of
+ *    another task's stack that faults is fixed up and ends it.
  *  - Frames: every ip reported is code the kernel could return to or be
  *    interrupted at (__kernel_text_address(), as ORC's
  *    unwind_get_return_address()); a return address that is not ends

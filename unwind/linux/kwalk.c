@@ -12,10 +12,13 @@
  * task, exception -> IRQ or task, entry -> task); it is not exported, so
  * it is resolved by name (symbols.c).  Without it, walks stay on the task
  * stack and (where the kernel exports its pointer) the IRQ stack.  Every
- * read is a non-faulting load (kunwind_read_nofault(), which refuses what
- * copy_from_kernel_nofault() refuses) of a word the walker proved to lie
- * on such a stack, and the walker never re-enters a stack it has left
- * (ORC's visit mask), so a walk ends on any stack layout, however corrupt.
+ * read is of a word the walker proved to lie on such a stack: a walk of
+ * current loads it in place (KUNWIND_OWN_STACKS: current's stacks are
+ * mapped and stay while it walks them, as ORC's READ_ONCE_NOCHECK()
+ * assumes), a walk of another task through a non-faulting load
+ * (kunwind_read_nofault(), which refuses what copy_from_kernel_nofault()
+ * refuses).  The walker never re-enters a stack it has left (ORC's visit
+ * mask), so a walk ends on any stack layout, however corrupt.
  *
  * Frames.  A frame is reported only if its ip is code the kernel could
  * return to (kunwind_text_address(): __kernel_text_address(), as ORC's
@@ -145,21 +148,15 @@ kunwind_kernel_find_seg(void *ctx, unsigned long ip,
 }
 
 /*
- * The walker has checked that addr lies on a stack kunwind_kernel_stack() vouched
- * for; the stack of a task other than current is pinned, but it may
- * still change under the walk: a fault is fixed up and ends the walk.
- * current's stacks cannot fault.
+ * The walker has checked that addr lies on a stack kunwind_kernel_stack()
+ * vouched for.  Only walks of another task read through here (a walk of
+ * current loads in place, KUNWIND_OWN_STACKS): its stack is pinned, but
+ * may still change under the walk; a fault is fixed up and ends the walk.
  */
 __kunwind_walk bool kunwind_kernel_read(void *ctx, unsigned long addr,
 					unsigned long *val)
 {
-	struct kunwind_kstate *w = ctx;
-
-	if (likely(kunwind_read_nofault(addr, val)))
-		return true;
-	KUNWIND_WARN_ONCE(w->task == current,
-			  "a read of a stack of current faulted");
-	return false;
+	return kunwind_read_nofault(addr, val);
 }
 
 __kunwind_walk bool kunwind_kernel_stack(void *ctx, unsigned long sp,
@@ -280,9 +277,11 @@ static struct kunwind_walk_caches __percpu *walk_caches;
 
 int kunwind_walk_caches_init(void)
 {
+	unsigned int cpu, i;
+
+	/* kunwind_symbols_init() found them; no walk starts before this. */
 	kunwind_kernel_trampolines[0] = kunwind_sym.return_to_handler;
 	kunwind_kernel_trampolines[1] = kunwind_sym.rethook_trampoline;
-	unsigned int cpu, i;
 
 	walk_caches = alloc_percpu(struct kunwind_walk_caches);
 	if (!walk_caches)

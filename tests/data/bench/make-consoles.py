@@ -70,7 +70,10 @@ def console(name, fault):
             if r.startswith('prof'):
                 if fault == 'prof-few-samples' and r == 'prof-kunwind-1000':
                     samples //= 10
-                for key, v in (('samples', samples), ('steps_tables', samples * 9),
+                noop = 'noop' in r
+                for key, v in (('samples', 0 if noop else samples),
+                               ('handler_ns', samples * (68 if noop else 500)),
+                               ('steps_tables', 0 if noop else samples * 9),
                                ('steps_fallback', 0), ('stopped', 0)):
                     out.append('kkb: stat %s %d %s: %d' % (r, rep, key, v))
     if fault == 'run-failed' and name == 'fp':
