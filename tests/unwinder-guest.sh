@@ -39,6 +39,9 @@
 #		a subshell the oops kills: WARNING, WARNING_MESSAGE, BUG,
 #		EXCEPTION, EXEC_NULL (a call through a NULL pointer); the
 #		kernel's report of it
+#   textgen	the kunwind kernel's count of text changes its lookup
+#		caches were told of, before and after insmod and rmmod of
+#		lkdtm
 #   steps	the kunwind kernel's counts of who walked
 #		(/sys/kernel/debug/unwind_kunwind): steps by table rows and
 #		frames guessed from rbp, since boot
@@ -223,6 +226,19 @@ echo >$t/trace
 echo >$t/set_ftrace_filter
 echo >$t/kprobe_events
 
+# The kunwind kernel's lookup caches forget text that comes or goes:
+# text_changes counts the bumps, one when a module's table arrives, one
+# when its init text is freed, one when the module is freed.
+if [ -r /sys/kernel/debug/unwind_kunwind ]; then
+	mark "begin textgen"
+	tc() { sed -n 's/^text_changes /text-changes /p' /sys/kernel/debug/unwind_kunwind; }
+	tc
+	insmod /lkdtm.ko || exit 1
+	tc
+	rmmod lkdtm
+	tc
+	mark "end textgen"
+fi
 
 insmod /lkdtm.ko || exit 1
 for c in WARNING WARNING_MESSAGE BUG EXCEPTION EXEC_NULL; do
