@@ -27,7 +27,9 @@
 #include "prof.h"
 #include "selfcheck.h"
 
-#define PROF_DRAIN_MS		100
+/* A drain's period, at the highest and the lowest rates: prof_drain_ms(). */
+#define PROF_DRAIN_MIN_MS	100
+#define PROF_DRAIN_MAX_MS	10000
 /* perf's MAX_INTERRUPTS (kernel/events/core.c): hw.interrupts throttled */
 #define PROF_THROTTLED		(~0ULL)
 
@@ -267,6 +269,22 @@ static void prof_drain_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(prof_drain_work, prof_drain_fn);
 
 /*
+ * Drain while running as often as a CPU's table may fill a quarter of its
+ * slots, and no more often: its words hold PROF_CPU_WORDS / PROF_DEPTH
+ * (1,024) samples of the deepest stacks, taken at the session's rate in
+ * about 10 s at 100 Hz, 1 s at 1 kHz, 100 ms at 10 kHz.  Each drain
+ * waits for a grace period in a kworker: at a fixed 100 ms, that was most
+ * of the profiler's cost at 100 Hz (bench/README.md).  Reads drain first.
+ */
+static unsigned long prof_drain_ms(void)
+{
+	unsigned long ms = PROF_CPU_WORDS / PROF_DEPTH * MSEC_PER_SEC /
+			   max(prof_hz, 1U);
+
+	return clamp_t(unsigned long, ms, PROF_DRAIN_MIN_MS, PROF_DRAIN_MAX_MS);
+}
+
+/*
  * Never waits for prof_mutex: prof_stop() cancels this work holding it.
  * Busy: another drain is under way or due; try again later.
  */
@@ -274,13 +292,13 @@ static void prof_drain_fn(struct work_struct *work)
 {
 	if (!mutex_trylock(&prof_mutex)) {
 		schedule_delayed_work(&prof_drain_work,
-				      msecs_to_jiffies(PROF_DRAIN_MS));
+				      msecs_to_jiffies(prof_drain_ms()));
 		return;
 	}
 	if (prof_running) {
 		prof_drain();
 		schedule_delayed_work(&prof_drain_work,
-				      msecs_to_jiffies(PROF_DRAIN_MS));
+				      msecs_to_jiffies(prof_drain_ms()));
 	}
 	mutex_unlock(&prof_mutex);
 }
@@ -324,7 +342,7 @@ int prof_start(void)
 	}
 	prof_cpuhp = err;
 	prof_running = true;
-	schedule_delayed_work(&prof_drain_work, msecs_to_jiffies(PROF_DRAIN_MS));
+	schedule_delayed_work(&prof_drain_work, msecs_to_jiffies(prof_drain_ms()));
 	return 0;
 }
 

@@ -7,7 +7,8 @@
  * the active one, aggregating identical stacks in place (a hash of the
  * frames, linear probing, the frames in an arena).  No lock, no
  * allocation; a stack that finds no room is dropped and counted.  A
- * drain (every 100 ms while running, and before every read) flips each
+ * drain (while running, as often as a CPU's table may fill a quarter of
+ * its slots: prof_drain_ms(); and before every read) flips each
  * CPU's active table, waits for the handlers that may still write the
  * other one (synchronize_rcu(): handlers run with interrupts off), and
  * merges it into the session's table, in process context under
@@ -75,7 +76,7 @@ bool prof_add(struct prof_table *t, const unsigned long *w,
 		*e = *k;
 		e->off = t->used_words;
 		t->used_words += k->depth;
-		t->used_slots++;
+		t->used[t->used_slots++] = e - t->slot;
 		e->count = count;
 		e->hash = h;
 		return true;
@@ -83,9 +84,19 @@ bool prof_add(struct prof_table *t, const unsigned long *w,
 	return false;
 }
 
+/*
+ * The slots taken, one by one while they are few: a drain clears a CPU's
+ * table of a few dozen stacks without writing its 4,096 slots.
+ */
 static void prof_table_clear(struct prof_table *t)
 {
-	memset(t->slot, 0, t->nr_slots * sizeof(*t->slot));
+	u32 i;
+
+	if (t->used_slots < t->nr_slots / 16)
+		for (i = 0; i < t->used_slots; i++)
+			t->slot[t->used[i]].hash = 0;
+	else
+		memset(t->slot, 0, t->nr_slots * sizeof(*t->slot));
 	t->used_slots = 0;
 	t->used_words = 0;
 	t->dropped = 0;
@@ -94,6 +105,7 @@ static void prof_table_clear(struct prof_table *t)
 void prof_table_free(struct prof_table *t)
 {
 	kvfree(t->slot);
+	kvfree(t->used);
 	kvfree(t->words);
 	memset(t, 0, sizeof(*t));
 }
@@ -102,6 +114,7 @@ int prof_table_alloc(struct prof_table *t, u32 slots, u32 words, u32 probes)
 {
 	memset(t, 0, sizeof(*t));
 	t->slot = kvcalloc(slots, sizeof(*t->slot), GFP_KERNEL);
+	t->used = kvcalloc(slots, sizeof(*t->used), GFP_KERNEL);
 	t->words = kvcalloc(words, sizeof(*t->words), GFP_KERNEL);
 	t->nr_slots = slots;
 	t->nr_words = words;
@@ -112,7 +125,7 @@ int prof_table_alloc(struct prof_table *t, u32 slots, u32 words, u32 probes)
 	 * of the table (the drain holds prof_mutex and the CPU hotplug lock).
 	 */
 	t->max_used = t->probes < slots ? slots : slots / 4 * 3;
-	if (t->slot && t->words)
+	if (t->slot && t->used && t->words)
 		return 0;
 	prof_table_free(t);
 	return -ENOMEM;
@@ -184,13 +197,12 @@ void prof_drain(void)
 		if (!t->slot)
 			continue;
 		prof_agg_grow(t, false);
-		for (i = 0; t->used_slots && i < t->nr_slots; i++) {
-			struct prof_entry *e = &t->slot[i];
+		for (i = 0; i < t->used_slots; i++) {
+			struct prof_entry *e = &t->slot[t->used[i]];
 
-			if (!(i % 1024))
+			if (!((i + 1) % 1024))
 				cond_resched();
-			if (!e->hash ||
-			    prof_add(&prof_agg, t->words + e->off, e, e->count))
+			if (prof_add(&prof_agg, t->words + e->off, e, e->count))
 				continue;
 			if (!prof_agg_grow(t, true) ||
 			    !prof_add(&prof_agg, t->words + e->off, e, e->count))

@@ -55,6 +55,7 @@ static_assert(KUNWIND_FALLBACK_NR <= 4);
 
 struct prof_table {
 	struct prof_entry *slot;
+	u32 *used;		/* the slots taken, in order: used_slots */
 	unsigned long *words;
 	u32 nr_slots, nr_words;
 	u32 used_slots, used_words;
