@@ -105,6 +105,10 @@ if [ -n "$fatal" ]; then
 	*)
 		insmod /lkdtm.ko || exit 1
 		mark "begin $name"
+		# The tty's output and printk's are flushed each on its own:
+		# the marker must be out before the panic's report (seen: the
+		# marker in the middle of the register dump, under load).
+		sleep 0.5
 		echo "$fatal" >/sys/kernel/debug/provoke-crash/DIRECT
 		;;
 	esac
