@@ -146,6 +146,10 @@ mark "end tasks"
 # init memory freed after an RCU grace period by a kworker).
 echo 1 >/proc/sys/kernel/sysrq
 mark "begin show"
+# The tty's output and printk's are flushed each on its own: the tasks'
+# lines and the marker out first (seen: show-state's first lines in the
+# middle of the last task's stack, under load).
+sleep 0.5
 echo t >/proc/sysrq-trigger
 # The console prints on after the write returns: let it drain.
 sleep 1
