@@ -284,11 +284,11 @@ struct kunwind_ops {
  * similar stacks again and again: a kernel walk takes its CPU's and
  * context's if no other walk holds it (unwind/linux/kwalk.c; the
  * profiler's samples too), make bench's warm walks one.  Direct
- * mapped, indexed by the address's low bits; it caches misses too, so
- * the owner clears it (kunwind_cache_clear()) whenever a table arrives,
- * goes away or moves.  One cache serves walks of one kunwind_ops: a hit
- * for ip - 1 also says that ip is no trampoline of its ret_addr hook
- * (walk.c never caches those).  256 entries of 16 bytes: 4 KiB,
+ * mapped, indexed by the address's low bits; the owner clears it
+ * (kunwind_cache_clear()) whenever a table arrives, goes away or moves.
+ * It holds rows only, no misses or gaps.  One cache serves walks of one
+ * kunwind_ops: a hit for ip - 1 also says that ip is code and no
+ * trampoline of its ret_addr hook (walk.c never caches those).  256 entries of 16 bytes: 4 KiB,
  * L1-resident next to the stack being walked; a 70-frame stack of 3
  * functions hits it on every frame once warm (make bench).
  */

@@ -207,10 +207,13 @@ cache_fill(struct kunwind_state *s, unsigned long addr, unsigned int i)
 	 */
 	if (unlikely(maybe_trampoline(s, addr + 1)))
 		return r;
-	if (r)
-		s->cache->e[i].rule = *r;
-	else
-		s->cache->e[i].rule.type = KUNWIND_TYPE_NONE;
+	/*
+	 * Nor a gap: a hit is a row (call_run() tests no type).  A walk
+	 * meets few, at its end or where the fallback takes over.
+	 */
+	if (!r || r->type == KUNWIND_TYPE_NONE)
+		return r;
+	s->cache->e[i].rule = *r;
 	s->cache->e[i].addr = addr;
 	return &s->cache->e[i].rule;
 }
@@ -228,13 +231,11 @@ cached_rule(struct kunwind_state *s, struct kunwind_cache *c,
 	return r;
 }
 
-/* Does the cache hold a row, not a gap's, for addr? */
+/* Does the cache hold a row, not a gap's, for addr?  It holds no gaps. */
 static __kunwind_walk __always_inline bool cache_vouches(struct kunwind_cache *c,
 							 unsigned long addr)
 {
-	unsigned int i = cache_slot(addr);
-
-	return c->e[i].addr == addr && c->e[i].rule.type != KUNWIND_TYPE_NONE;
+	return c->e[cache_slot(addr)].addr == addr;
 }
 
 /*
@@ -413,10 +414,14 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
  * bp + cfa_off and at bp.
  *
  * ordinary: call_steps()'s frame, an sp- or bp-based rule (the caller
- * checked), whose CFA must lie above sp on the current stack (lo, last:
- * stack_word()), step_to()'s check made before the reads, and whose
- * words must lie there too; false otherwise, and kunwind_next() takes
- * the frame with every check.  Else the words may lie on any known stack.
+ * checked) on the current stack (lo, last: stack_word()), sp on it
+ * (call_steps() checks it once: sp only grows from there), whose words
+ * lie where a call frame keeps them: the return address at or above sp
+ * and below the stack's top word (so the CFA is above sp and on the
+ * stack, step_to()'s check made before the reads), the caller's bp
+ * between sp and the return address; false otherwise, and kunwind_next()
+ * takes the frame with every check.  Else the words may lie on any known
+ * stack.
  *
  * Sets *cfa, the return address as read (ret_addr() is the caller's), and
  * *caller_bp; false if a word could not be read.
@@ -442,16 +447,27 @@ call_step(struct kunwind_state *s, const struct kunwind_rule *r,
 			return false;
 		*cfa = base + r->cfa_off;
 	}
-	/*
-	 * Ordinary: the caller's sp above sp on this stack, so the return
-	 * address, the word below it, is a word of the stack but its top.
-	 */
-	if (ordinary && *cfa <= sp)
-		return false;
-	return stack_word(s, lo, last, *cfa - KUNWIND_RA_CFA_OFF, ra, ordinary,
-			  ordinary, direct) &&
+	if (ordinary) {
+		unsigned long ra_at = *cfa - KUNWIND_RA_CFA_OFF, bp_at;
+
+		/*
+		 * Two compares a word, no bounds but sp's and the top's.  A
+		 * return address of 0 is never a frame, even where a row
+		 * covers ~0UL: kunwind_next() stops there.
+		 */
+		if (ra_at < sp || ra_at >= lo + last ||
+		    !load_word(s, ra_at, ra, direct) || !*ra)
+			return false;
+		if (!r->bp_off)
+			return true;
+		bp_at = *cfa + r->bp_off;
+		return bp_at >= sp && bp_at <= ra_at &&
+		       load_word(s, bp_at, caller_bp, direct);
+	}
+	return stack_word(s, lo, last, *cfa - KUNWIND_RA_CFA_OFF, ra, false,
+			  false, direct) &&
 	       (!r->bp_off || stack_word(s, lo, last, *cfa + r->bp_off,
-					 caller_bp, ordinary, false, direct));
+					 caller_bp, false, false, direct));
 }
 
 __kunwind_walk bool kunwind_next(struct kunwind_state *s)
@@ -584,8 +600,7 @@ call_run(struct kunwind_state *s, struct call_run *c, unsigned long *end,
 		goto out;
 	while (out < end && sp_or_bp_call(r)) {
 		if (!call_step(s, r, sp, bp, lo, last, &cfa, &raw, &caller_bp,
-			       true, direct) ||
-		    !raw)	/* never a frame: kunwind_next() stops */
+			       true, direct))
 			break;
 		addr = raw - 1;
 		i = cache_slot(addr);
@@ -594,13 +609,11 @@ call_run(struct kunwind_state *s, struct call_run *c, unsigned long *end,
 			break;
 		}
 		/*
-		 * code_at(raw, false), then the caller's rule: the row of
-		 * raw - 1 vouches for raw, and the hit, that raw is no
-		 * trampoline (cache_fill()).
+		 * code_at(raw, false), then the caller's rule: a hit is a row
+		 * of raw - 1, which vouches for raw, and says that raw is no
+		 * trampoline (cache_fill() caches neither gaps nor those).
 		 */
 		r = &cache->e[i].rule;
-		if (r->type == KUNWIND_TYPE_NONE)
-			break;
 		*out++ = ip;
 		ip = raw;
 		sp = cfa;
@@ -658,6 +671,9 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 		return 0;
 	if (max > s->max_depth - s->depth - 1)
 		max = s->max_depth - s->depth - 1;
+	/* sp on its stack, as call_step() assumes; kunwind_next() else */
+	if (s->sp < lo || s->sp - lo > last)
+		return 0;
 	end = pc + max;
 	c.r = frame_rule(s);
 	for (;;) {
@@ -669,8 +685,7 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 			/* One frame, as a run would take it up to its call. */
 			if (c.out == end || !c.r || !sp_or_bp_call(c.r) ||
 			    !call_step(s, c.r, c.sp, c.bp, lo, last, &c.cfa, &c.raw,
-				       &c.caller_bp, true, direct) ||
-			    !c.raw)
+				       &c.caller_bp, true, direct))
 				break;
 		}
 		ret = ret_addr(s, c.raw, c.cfa - KUNWIND_RA_CFA_OFF);
