@@ -325,7 +325,7 @@ static void hostile_walk_code_cannot_be_kprobed(struct kunit *test)
 		{ "kunwind_next", kunwind_next },
 		{ "kunwind_seg_row", kunwind_seg_row },
 		{ "kunwind_registry_seg", kunwind_registry_seg },
-		{ "kunwind_count", kunwind_count },
+		{ "kunwind_walk_trace", kunwind_walk_trace },
 		{ "kunwind_text_address", kunwind_text_address },
 	};
 	unsigned int i;

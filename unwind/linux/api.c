@@ -103,7 +103,7 @@ __kunwind_walk noinline int
 kunwind_walk(struct task_struct *task, struct pt_regs *regs,
 	     kunwind_consume_fn fn, void *cookie)
 {
-	struct kunwind_kstate w;
+	struct kunwind_kstate w __uninitialized;	/* walk_init() */
 	bool first = start_walk(&w, task, regs);
 
 	return walk_frames(&w, first, fn, cookie);
@@ -115,7 +115,7 @@ __kunwind_walk noinline int kunwind_save_frames(struct task_struct *task,
 						struct kunwind_frame *store,
 						unsigned int size, unsigned int *nr)
 {
-	struct kunwind_kstate w;
+	struct kunwind_kstate w __uninitialized;	/* walk_init() */
 	unsigned int n = 0;
 	bool more = start_walk(&w, task, regs);
 	int stop;
@@ -194,7 +194,7 @@ kunwind_save(unsigned long *store, unsigned int size, unsigned int skip,
 	     struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0 };
-	struct kunwind_kstate w;
+	struct kunwind_kstate w __uninitialized;	/* walk_init() */
 
 	if (!size)
 		return save_none(steps);
@@ -210,7 +210,7 @@ __kunwind_walk unsigned int kunwind_save_regs(struct pt_regs *regs,
 					      struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0 };
-	struct kunwind_kstate w;
+	struct kunwind_kstate w __uninitialized;	/* walk_init() */
 
 	if (!size)
 		return save_none(steps);
@@ -226,7 +226,7 @@ kunwind_save_tsk(struct task_struct *task, unsigned long *store,
 		 struct kunwind_steps *steps)
 {
 	struct save_args a = { store, size, skip, 0, true };
-	struct kunwind_kstate w;
+	struct kunwind_kstate w __uninitialized;	/* walk_init() */
 
 	if (!size)
 		return save_none(steps);
@@ -342,7 +342,7 @@ static __kunwind_walk unsigned int show_walk(struct kunwind_kstate *w, bool firs
 __kunwind_walk noinline unsigned int
 kunwind_print_trace(struct pt_regs *regs, const struct kunwind_print *p)
 {
-	struct kunwind_kstate w;
+	struct kunwind_kstate w __uninitialized;	/* walk_init() */
 
 	return show_walk(&w, start_walk(&w, NULL, regs), p);
 }
@@ -354,7 +354,7 @@ kunwind_show_stack(struct task_struct *task, struct pt_regs *regs,
 {
 	struct kunwind_print p = { .loglvl = loglvl ? loglvl : KERN_DEFAULT,
 				   .max = KUNWIND_MAX_DEPTH };
-	struct kunwind_kstate w;
+	struct kunwind_kstate w __uninitialized;	/* walk_init() */
 
 	show_walk(&w, start_walk(&w, task, regs), &p);
 }
@@ -364,7 +364,7 @@ __kunwind_walk noinline void kunwind_dump_stack(void)
 {
 	struct kunwind_print p = { .loglvl = KERN_DEFAULT,
 				   .max = KUNWIND_MAX_DEPTH };
-	struct kunwind_kstate w;
+	struct kunwind_kstate w __uninitialized;	/* walk_init() */
 
 	show_walk(&w, start_walk(&w, NULL, NULL), &p);
 }

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Walk counters: per CPU, one this_cpu_add() each (a single instruction
- * on x86, so safe in NMI), summed when debugfs reads them.  A leaf: it
+ * Walk counters: per CPU, one this_cpu_add() each (kunwind_count(),
+ * inline in counters.h), summed when debugfs reads them.  A leaf: it
  * calls nothing of kunwind's.
  */
 #include <linux/percpu.h>
 #include "counters.h"
 
-static DEFINE_PER_CPU(unsigned long [KUNWIND_CNT_NR], kunwind_counters);
+DEFINE_PER_CPU(unsigned long [KUNWIND_CNT_NR], kunwind_counters);
+EXPORT_PER_CPU_SYMBOL_GPL(kunwind_counters);	/* kunwind_count() */
 
 /* The stop counters are named by kunwind_stop_str(). */
 static const char * const counter_names[] = {
@@ -44,13 +45,6 @@ const char *kunwind_fallback_str(unsigned int why)
 	return why < KUNWIND_FALLBACK_NR ? fallback_names[why] : "?";
 }
 EXPORT_SYMBOL_GPL(kunwind_fallback_str);
-
-__kunwind_walk void kunwind_count(enum kunwind_counter c, unsigned long n)
-{
-	if (c < KUNWIND_CNT_NR)
-		this_cpu_add(kunwind_counters[c], n);
-}
-EXPORT_SYMBOL_GPL(kunwind_count);
 
 unsigned long kunwind_counter_read(enum kunwind_counter c)
 {

@@ -69,7 +69,7 @@ static __kunwind_walk bool find_stack(struct kunwind_kstate *w,
 				      unsigned long addr, unsigned long *lo,
 				      unsigned long *hi, enum stack_type *type)
 {
-	struct stack_info info;
+	struct stack_info info __uninitialized;	/* get_stack_info() fills it */
 
 	/*
 	 * Most walks are of current, on its task stack: found without
@@ -227,13 +227,14 @@ EXPORT_SYMBOL_GPL(kunwind_kernel_ops);
  * traced or probed.  It pairs with the registry's synchronize_rcu() and
  * kvfree_rcu().  Where RCU is not watching (a tracer's callback on the
  * idle path or early in an interrupt entry), such a section protects
- * nothing: the walk is refused (walk_fail() below).
+ * nothing: the walk is refused (walk_refuse() below).
  */
 static __kunwind_walk void walk_init(struct kunwind_kstate *w,
 				     struct task_struct *task)
 {
 	preempt_disable_notrace();
-	memset(w, 0, sizeof(*w));
+	/* w->s: kunwind_start() sets all of it, walk_refuse() before it */
+	memset(&w->task, 0, sizeof(*w) - offsetof(struct kunwind_kstate, task));
 	w->task = task ? task : current;
 	kunwind_count(KUNWIND_CNT_WALKS, 1);
 }
@@ -340,6 +341,14 @@ static __kunwind_walk bool walk_fail(struct kunwind_kstate *w,
 	return false;
 }
 
+/* The same before kunwind_start(): no state but the stop. */
+static __kunwind_walk bool walk_refuse(struct kunwind_kstate *w,
+				       enum kunwind_stop why)
+{
+	memset(&w->s, 0, sizeof(w->s));
+	return walk_fail(w, why);
+}
+
 /* A walk that starts: its first frame counts. */
 static __kunwind_walk bool walk_first(struct kunwind_kstate *w)
 {
@@ -372,7 +381,7 @@ __kunwind_walk bool kunwind_walk_start(struct kunwind_kstate *w,
 {
 	walk_init(w, task);
 	if (!rcu_ok() || (w->task != current && !pin_other_stack(w)))
-		return walk_fail(w, KUNWIND_STOP_BAD_READ);
+		return walk_refuse(w, KUNWIND_STOP_BAD_READ);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, ip, sp, bp,
 		      KUNWIND_MAX_DEPTH,
 		      (first_called ? KUNWIND_FIRST_CALLED : 0) |
@@ -398,7 +407,7 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_kstate *w,
 	walk_init(w, current);
 	w->regs = regs;
 	if (!rcu_ok())
-		return walk_fail(w, KUNWIND_STOP_BAD_READ);
+		return walk_refuse(w, KUNWIND_STOP_BAD_READ);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, regs->ip,
 		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH,
 		      KUNWIND_OWN_STACKS);
@@ -431,16 +440,16 @@ __kunwind_walk bool kunwind_walk_start_task(struct kunwind_kstate *w,
 
 	walk_init(w, task);
 	if (!rcu_ok() || w->task == current || !pin_other_stack(w))
-		return walk_fail(w, KUNWIND_STOP_BAD_READ);
+		return walk_refuse(w, KUNWIND_STOP_BAD_READ);
 
 	sp = kunwind_task_saved_sp(w->task);
 	lo = (unsigned long)task_stack_page(w->task);
 	if (sp < lo || sp + size > lo + THREAD_SIZE ||
 	    !kunwind_read_nofault(sp + offsetof(struct inactive_task_frame, ret_addr), &ret) ||
 	    !kunwind_read_nofault(sp + offsetof(struct inactive_task_frame, bp), &bp))
-		return walk_fail(w, KUNWIND_STOP_BAD_READ);
+		return walk_refuse(w, KUNWIND_STOP_BAD_READ);
 	if (!kunwind_text_address(ret))
-		return walk_fail(w, KUNWIND_STOP_BAD_RA);
+		return walk_refuse(w, KUNWIND_STOP_BAD_RA);
 	kunwind_start(&w->s, &kunwind_kernel_ops, w, ret, sp + size, bp,
 		      KUNWIND_MAX_DEPTH,
 		      ret == ret_from_fork ? 0 : KUNWIND_FIRST_CALLED);
