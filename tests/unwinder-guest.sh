@@ -35,6 +35,10 @@
 #   livepatch	the livepatch selftests (tools/testing/selftests/livepatch,
 #		in /livepatch, their test modules built on the host against
 #		this kernel): every script's output and exit status
+#   tramp	an ftrace instance's function tracer with func_stack_trace
+#		on LKDTM's lkdtm_debugfs_read() (a read of its DIRECT
+#		file): the traces walk through the instance's dynamic
+#		trampoline into module text
 #   death-T	LKDTM's crash T through provoke-crash/DIRECT, written by
 #		a subshell the oops kills: WARNING, WARNING_MESSAGE, BUG,
 #		EXCEPTION, EXEC_NULL (a call through a NULL pointer); the
@@ -199,6 +203,7 @@ insmod /kunwind.ko && insmod /kunwind_sample.ko &&
 	rmmod kunwind_sample
 echo "sample exit $?"
 mark "end sample"
+
 # Gone again, so that the crashes below get the kernel's report alone on
 # both kernels (on the ORC kernel kunwind.ko adds its own trace).
 rmmod kunwind
@@ -249,6 +254,32 @@ if [ -r /sys/kernel/debug/unwind_kunwind ]; then
 fi
 
 insmod /lkdtm.ko || exit 1
+
+# Through a dynamic ftrace trampoline into module text: an instance's
+# own function tracer (its own ftrace_ops, so the traced function calls
+# a trampoline made for it) on LKDTM's lkdtm_debugfs_read(), which a
+# read of its DIRECT file calls, with func_stack_trace: each trace walks
+# from the tracer's callback through the trampoline into the module's
+# frame and on (the kunwind kernel's runs must not keep the trampoline's
+# moved vmlinux segment for the module's lookups).  Read before the
+# tracer goes: that empties the buffer.
+i=$t/instances/kunwind
+if mkdir $i && echo lkdtm_debugfs_read >$i/set_ftrace_filter &&
+   echo function >$i/current_tracer && echo 1 >$i/options/sym-offset &&
+   echo 1 >$i/options/func_stack_trace; then
+	cat /sys/kernel/debug/provoke-crash/DIRECT >/dev/null
+	echo 0 >$i/tracing_on
+	mark "begin tramp"
+	cat $i/trace
+	mark "end tramp"
+	echo 0 >$i/options/func_stack_trace
+	echo nop >$i/current_tracer
+	rmdir $i
+else
+	echo "unwinder-test: no instance function tracer on lkdtm_debugfs_read"
+	exit 1
+fi
+
 for c in WARNING WARNING_MESSAGE BUG EXCEPTION EXEC_NULL; do
 	# The console is the tty's and printk's, each flushed on its own:
 	# let the marker be out before the crash report, and the report

@@ -32,6 +32,10 @@ section, and exits 1 if one failed.
   kernel's dump_stack() trace (its reliable frames, brackets) equal on
   both kernels; a point in an interrupt may find another state under
   it, as a crash in one (below).
+  tramp: an ftrace instance's function tracer with func_stack_trace on
+  LKDTM's lkdtm_debugfs_read(), called through the instance's dynamic
+  trampoline: its stack traces equal, and through the module's frame on
+  into vmlinux's read path (ksys_read()).
   perf: perf record -g's samples, in order, the same events, the kernel
   part of each callchain equal by symbol and offset (user frames are
   the user's: not compared); no tracer trampoline left in a chain.
@@ -315,7 +319,7 @@ def main():
     print('#   %d frames: %d by symbol and offset, %d by symbol'
           % (len(a), counts['exact'], counts['by_name']))
     bad += checks(orc, kun, (('nmi', check_nmi), ('sample', check_sample),
-                             ('perf', check_perf)))
+                             ('tramp', check_tramp), ('perf', check_perf)))
     bad += more(orc, kun)
     return 1 if bad else 0
 
@@ -344,6 +348,21 @@ def nmi_traces(lines):
         if cur is not None:
             cur.append(line)
     return [report(t)[0] for t in out]
+
+
+def check_tramp(orc, kun):
+    """The function tracer's trace through its dynamic trampoline."""
+    a, b = trigger(orc), trigger(kun)
+    counts = {'exact': 0, 'by_name': 0}
+    deep = all(any(f[0] == 'ksys_read' for f in t) for t in (a, b))
+    if not deep or not same(a, b, counts):
+        print('not ok unwinder_ftrace_trampoline_into_module_equal\n'
+              '#   orc:     %s\n#   kunwind: %s' % (fmt(a), fmt(b)))
+        return 1
+    print('ok unwinder_ftrace_trampoline_into_module_equal')
+    print('#   %d frames: %d by symbol and offset, %d by symbol'
+          % (len(a), counts['exact'], counts['by_name']))
+    return 0
 
 
 def check_nmi(orc, kun):
