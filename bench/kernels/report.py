@@ -96,6 +96,13 @@ def spread(v, fmt='%.4g'):
 
 def runs(k, name, who, what='runs'):
     v = k[what].get(name, [])
+    if what == 'cpu':
+        # One vCPU: the workload's CPU time is part of the instructions
+        # executed while it ran, and most of them.
+        for c, t in zip(v, k['runs'].get(name, [])):
+            if not 0.5 * t < c <= t * 1.001:
+                die('%s: %s: a CPU time of %d against %d instructions elapsed: '
+                    'not the workload\'s' % (who, name, c, t))
     if len(v) != REPS:
         die('%s: %d runs of %s, not %d' % (who, len(v), name, REPS))
     if min(v) <= 0:
