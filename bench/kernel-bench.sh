@@ -144,4 +144,8 @@ print('bench: kernel module walk per frame kunwind %.1f fp %.1f instructions; pe
       % (slope_k, slope_p, d1, f1, k1 * f1, p1 * f1, d2, f2, k2 * f2, p2 * f2))
 print('bench: kernel module kunwind/fp=%s per-frame=%.2f per-trace-shallow=%.2f per-trace-deep=%.2f'
       % (sys.argv[2], slope_k / slope_p, k1 / p1, k2 / p2))
+for what, r in (('per frame', slope_k / slope_p), ('per trace, shallowest', k1 / p1),
+                ('per trace, deepest', k2 / p2)):
+    print('  module walk kunwind/fp %-22s %.2f (goal <= 2): %s'
+          % (what, r, 'met' if r <= 2 else 'NOT met'))
 PY
