@@ -288,8 +288,8 @@ struct kunwind_ops {
  * (kunwind_cache_clear()) whenever a table arrives, goes away or moves.
  * It holds rows only, no misses or gaps.  One cache serves walks of one
  * kunwind_ops: a hit for ip - 1 also says that ip is code and no
- * trampoline of its ret_addr hook (walk.c never caches those).  256 entries of 16 bytes: 4 KiB,
- * L1-resident next to the stack being walked; a 70-frame stack of 3
+ * trampoline of its ret_addr hook (walk.c never caches those).  256
+ * entries of 16 bytes: 4 KiB, L1-resident next to the stack walked; a 70-frame stack of 3
  * functions hits it on every frame once warm (make bench).
  */
 #define KUNWIND_CACHE_SIZE	256

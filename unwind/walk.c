@@ -91,8 +91,11 @@ __kunwind_walk void kunwind_start(struct kunwind_state *s,
 	s->unreliable = false;
 	s->stop = KUNWIND_STOP_NONE;
 	s->nr_left = 0;
-	if (!stack_of(s, sp, &s->stack_lo, &s->stack_hi))
+	if (!stack_of(s, sp, &s->stack_lo, &s->stack_hi)) {
+		s->stack_lo = 0;	/* no stack: nothing was set */
+		s->stack_hi = 0;
 		s->stop = KUNWIND_STOP_BAD_READ;
+	}
 }
 
 /*

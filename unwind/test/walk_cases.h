@@ -878,6 +878,37 @@ static void kt_walk_cache_never_holds_a_trampoline(KT_TEST *test)
 		  "the cache holds %#lx, a trampoline's lookup address", addr);
 }
 
+/*
+ * Nor a gap's lookup address, in a segment (0x1800) or in none (0x9000):
+ * a hit is a row (call_run() tests no type), and a kernel walk's run
+ * that is given no row for an address must not leave it cached as one.
+ */
+static void kt_walk_cache_never_holds_a_gap(KT_TEST *test)
+{
+	static const unsigned long ret[] = { 0x1810, 0x9000 };
+	struct kunwind_cache *cache = KT_ZALLOC(test, sizeof(*cache));
+	unsigned int i;
+
+	if (!KT_EXPECT(test, cache, "no memory"))
+		return;
+	for (i = 0; i < sizeof(ret) / sizeof(ret[0]); i++) {
+		struct kt_fake *f = kt_fake_new(test);
+		unsigned long addr = ret[i] - 1;
+
+		if (!f)
+			return;
+		kt_put(f, KT_STACK + 0x00, ret[i]);	/* leaf's caller */
+		kunwind_cache_clear(cache);
+		f->cache = cache;
+		f->trace = true;
+		f->no_hook = true;	/* with the hook nothing is cached */
+		kt_walk(f, 0x1090, KT_STACK, 0, KUNWIND_FIRST_CALLED);
+		KT_EXPECT(test, cache->e[addr & (KUNWIND_CACHE_SIZE - 1)].addr != addr,
+			  "the cache holds %#lx, a lookup address without a row",
+			  addr);
+	}
+}
+
 static const struct kt_scenario kt_walk_scenarios[] = {
 	{ "walk_stop_cases_cover_every_reason",
 	  kt_walk_stop_cases_cover_every_reason },
@@ -913,6 +944,7 @@ static const struct kt_scenario kt_walk_scenarios[] = {
 	  kt_walk_cache_slot_shared_by_two_frames },
 	{ "walk_cache_never_holds_a_trampoline",
 	  kt_walk_cache_never_holds_a_trampoline },
+	{ "walk_cache_never_holds_a_gap", kt_walk_cache_never_holds_a_gap },
 };
 
 #endif /* _KUNWIND_TEST_WALK_CASES_H */
