@@ -12,7 +12,8 @@
 #			noop: the same event and rate, nothing walked), F = 100,
 #			1000; only where kunwind.ko is loaded
 #
-# Each run prints "kkb: run <name> <rep> loops=<n> ns=<instructions>" and
+# Each run prints "kkb: run <name> <rep> loops=<n> ns=<instructions>
+# cpu=<its CPU time>" (bench/kernels/workload.c) and
 # what the sampler said of it ("kkb: samples <name> <rep> <n>", the
 # profiler's stats as "kkb: stat <name> <rep> <key>: <value>").  The
 # kunwind kernel's count of who walked ends it.
