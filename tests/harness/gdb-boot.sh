@@ -406,6 +406,9 @@ while [ "$(cat $p)" = 0 ]; do
 done
 pid=$(grep -lx ksample-work /proc/[0-9]*/comm | head -n1 | cut -d/ -f3)
 echo "gdb-boot: ready pid $pid comm ksample-work"
+# The tty's output and printk's are flushed each on its own: the marker
+# must be out whole before the trigger's traces (seen: split by them).
+sleep 0.5
 if [ -r /workload.sh ]; then
 	sh /workload.sh
 	echo "gdb-boot: workload exit $?"

@@ -233,8 +233,13 @@ static __kunwind_walk void walk_init(struct kunwind_kstate *w,
 				     struct task_struct *task)
 {
 	preempt_disable_notrace();
-	/* w->s: kunwind_start() sets all of it, walk_refuse() before it */
-	memset(&w->task, 0, sizeof(*w) - offsetof(struct kunwind_kstate, task));
+	/*
+	 * w->s: kunwind_start() sets all of it, walk_refuse() before it.
+	 * The rest from a char pointer: a memset from &w->task across the
+	 * fields after it is one FORTIFY_SOURCE (6.1) refuses at build time.
+	 */
+	memset((char *)w + offsetof(struct kunwind_kstate, task), 0,
+	       sizeof(*w) - offsetof(struct kunwind_kstate, task));
 	w->task = task ? task : current;
 	kunwind_count(KUNWIND_CNT_WALKS, 1);
 }
