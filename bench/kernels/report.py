@@ -94,15 +94,18 @@ def spread(v, fmt='%.4g'):
     return '' if min(v) == max(v) else (' [' + fmt + '-' + fmt + ']') % (min(v), max(v))
 
 
-def runs(k, name, who, what='runs'):
-    v = k[what].get(name, [])
-    if what == 'cpu':
-        # One vCPU: the workload's CPU time is part of the instructions
-        # executed while it ran, and most of them.
-        for c, t in zip(v, k['runs'].get(name, [])):
+def check_cpu(k, who):
+    """One vCPU: a run's CPU time is part of the instructions executed
+    while it ran, and most of them."""
+    for name, v in k['cpu'].items():
+        for c, t in zip(v, k['runs'][name]):
             if not 0.5 * t < c <= t * 1.001:
                 die('%s: %s: a CPU time of %d against %d instructions elapsed: '
                     'not the workload\'s' % (who, name, c, t))
+
+
+def runs(k, name, who, what='runs'):
+    v = k[what].get(name, [])
     if len(v) != REPS:
         die('%s: %d runs of %s, not %d' % (who, len(v), name, REPS))
     if min(v) <= 0:
@@ -170,6 +173,8 @@ def main():
           % (per_frame['fp'], per_frame['orc'], per_frame['kunwind'], r_orc))
 
     # ---- the workload ----
+    for n, k in ks.items():
+        check_cpu(k, n)
     off = {n: runs(k, 'off', n) for n, k in ks.items()}
     cpu_off = {n: runs(k, 'off', n, 'cpu') for n, k in ks.items()}
     for n in KERNELS:
