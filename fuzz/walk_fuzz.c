@@ -293,7 +293,8 @@ static void *synth_table(struct fuzz_in *in, bool escape, unsigned int split,
 		r->bp_off = (int16_t)fuzz_u16(in);
 		if (type & 0x80)
 			r->cfa_off = (int32_t)fuzz_u32(in);
-		r->type = i ? (type & 0x7f) % (KUNWIND_TYPE_MAX + 1) : 0;
+		/* x86-64's types, PLT the last: the model is x86-64's */
+		r->type = i ? (type & 0x7f) % (KUNWIND_TYPE_PLT + 1) : 0;
 		if (r->type == KUNWIND_TYPE_PLT)
 			r->reg = reg & 15;
 		else if (r->type == KUNWIND_TYPE_CALL && reg % 3 == 2)

@@ -27,6 +27,9 @@ void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,
 	memset(cs, 0, sizeof(*cs));
 	if (!(flags & KGEN_ONLY_ORC))
 		cfi_parse_file(e, frame, &rows, cs);
+	/* ORC and retpoline thunks are x86-64's (kelf_arch()->orc) */
+	if (!kelf_arch(e)->orc)
+		flags |= KGEN_NO_ORC;
 	if ((!(flags & KGEN_ONLY_ORC) && hints_apply(e, &rows, cs)) ||
 	    (!(flags & (KGEN_NO_ORC | KGEN_ONLY_ORC)) &&
 	     thunks_apply(e, &rows, cs)) ||

@@ -23,9 +23,9 @@ static s64 factored(u64 v, s64 align)
 
 static void set_reg(struct interp *in, unsigned int reg, struct reg_rule rule)
 {
-	if (reg == DW_REG_RSP)
+	if (reg == in->cie->arch->dw_sp)
 		in->s.sp = rule;
-	else if (reg == DW_REG_RBP)
+	else if (reg == in->cie->arch->dw_fp)
 		in->s.bp = rule;
 	else if (reg == in->cie->ra_reg)
 		in->s.ra = rule;
@@ -35,9 +35,9 @@ static bool restore_reg(struct interp *in, unsigned int reg)
 {
 	if (!in->init)
 		return false;
-	if (reg == DW_REG_RSP)
+	if (reg == in->cie->arch->dw_sp)
 		in->s.sp = in->init->sp;
-	else if (reg == DW_REG_RBP)
+	else if (reg == in->cie->arch->dw_fp)
 		in->s.bp = in->init->bp;
 	else if (reg == in->cie->ra_reg)
 		in->s.ra = in->init->ra;
@@ -171,7 +171,17 @@ enum step cfa_step(struct interp *in, u64 *arg, u64 *field)
 	case 0x2e:		/* GNU_args_size: rsp at landing pads only */
 		rd_uleb(r);
 		break;
-	default:		/* GNU_window_save (SPARC) and unknown */
+	case 0x2d:
+		/*
+		 * AARCH64_negate_ra_state: the return address is signed from
+		 * here (paciasp) or no longer (autiasp).  The walker strips
+		 * every return address it reads, so the table keeps nothing
+		 * of it.  On SPARC it is GNU_window_save: refused.
+		 */
+		if (!cie->arch->negate_ra_state)
+			return STEP_BAD;
+		break;
+	default:		/* unknown */
 		return STEP_BAD;
 	}
 	return STEP_RULE;
@@ -246,7 +256,89 @@ static struct kunwind_rule unsupported(void)
 	return r;
 }
 
-struct kunwind_rule cfa_to_rule(const struct cfi_state *s)
+struct kunwind_rule cfa_to_rule(const struct cie *cie,
+				const struct cfi_state *s)
+{
+	struct kunwind_rule r = { 0 };
+
+	cie->arch->to_rule(s, &r);
+	return r;
+}
+
+/*
+ * The rules common to both architectures: the caller's sp is the CFA;
+ * the CFA is sp or the frame pointer plus an offset; the frame pointer is
+ * unchanged or saved at an offset of the CFA.  Sets r->reg, cfa_off and
+ * bp_off; false if the state says something else (an expression CFA
+ * included: the architectures' own expressions are theirs).
+ */
+static bool cfa_and_fp(const struct cfi_state *s, const struct kgen_arch *a,
+		       struct kunwind_rule *r)
+{
+	/*
+	 * kunwind takes the caller's sp to be the CFA, as the x86-64 and
+	 * arm64 ABIs do; CFI that says otherwise for sp cannot be
+	 * represented.
+	 */
+	if (s->sp.kind != R_SAME && s->sp.kind != R_UNDEF &&
+	    !(s->sp.kind == R_VAL_OFFSET && !s->sp.off))
+		return false;
+
+	if (s->cfa.kind == CFA_EXPR)
+		return false;
+	if (s->cfa.kind == CFA_REG) {
+		if ((s->cfa.reg != a->dw_sp && s->cfa.reg != a->dw_fp) ||
+		    s->cfa.off != (s32)s->cfa.off)
+			return false;
+		r->reg = s->cfa.reg == a->dw_sp ? KUNWIND_REG_SP : KUNWIND_REG_BP;
+		r->cfa_off = s->cfa.off;
+	}
+
+	switch (s->bp.kind) {
+	case R_SAME:
+	case R_UNDEF:
+		return true;
+	case R_OFFSET:
+		if (!s->bp.off || s->bp.off != (s16)s->bp.off)
+			return false;
+		r->bp_off = s->bp.off;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * arm64: the return address is in x30 (no rule: GCC's CIE gives x30
+ * none, which is "same value") or saved with x29 as a frame record, the
+ * word after it; an undefined one ends the stack.  x30 saved apart from
+ * x29, or in another register (ftrace's x9), cannot be said.
+ */
+void cfa_to_rule_arm64(const struct cfi_state *s, struct kunwind_rule *r)
+{
+	if (!cfa_and_fp(s, &kgen_arch_arm64, r)) {
+		*r = unsupported();
+		return;
+	}
+	if (s->ra.kind == R_UNDEF) {
+		r->type = KUNWIND_TYPE_END;
+	} else if (s->cfa.kind == CFA_NONE) {
+		r->type = KUNWIND_TYPE_UNDEFINED;
+		r->bp_off = 0;
+	} else if (s->ra.kind == R_SAME) {
+		r->type = KUNWIND_TYPE_LR;
+	} else if (s->ra.kind == R_OFFSET && s->bp.kind == R_OFFSET &&
+		   s->ra.off == s->bp.off + 8) {
+		r->type = KUNWIND_TYPE_CALL;
+	} else {
+		*r = unsupported();
+	}
+}
+
+/*
+ * x86-64: the return address at CFA - 8, and the expressions x86-64 code
+ * uses: the PLT's, __restore_rt's and a realigned stack's.
+ */
+static struct kunwind_rule x86_64_rule(const struct cfi_state *s)
 {
 	struct kunwind_rule r = { 0 };
 	s64 n, bp, ra;
@@ -296,10 +388,12 @@ struct kunwind_rule cfa_to_rule(const struct cfi_state *s)
 		return unsupported();
 
 	if (s->cfa.kind == CFA_REG) {
-		if ((s->cfa.reg != DW_REG_RSP && s->cfa.reg != DW_REG_RBP) ||
+		if ((s->cfa.reg != kgen_arch_x86_64.dw_sp &&
+		     s->cfa.reg != kgen_arch_x86_64.dw_fp) ||
 		    s->cfa.off != (s32)s->cfa.off)
 			return unsupported();
-		r.reg = s->cfa.reg == DW_REG_RSP ? KUNWIND_REG_SP : KUNWIND_REG_BP;
+		r.reg = s->cfa.reg == kgen_arch_x86_64.dw_sp ? KUNWIND_REG_SP :
+							   KUNWIND_REG_BP;
 		r.cfa_off = s->cfa.off;
 	}
 
@@ -330,4 +424,9 @@ struct kunwind_rule cfa_to_rule(const struct cfi_state *s)
 		return unsupported();
 	r.type = KUNWIND_TYPE_CALL;
 	return r;
+}
+
+void cfa_to_rule_x86_64(const struct cfi_state *s, struct kunwind_rule *r)
+{
+	*r = x86_64_rule(s);
 }

@@ -61,7 +61,8 @@ static void parse_cie(struct ctx *c, u64 off, struct cie *cie)
 	memset(cie, 0, sizeof(*cie));
 	cie->off = off;
 	cie->fde_enc = 0;	/* absptr */
-	cie->ra_reg = DW_REG_RIP;
+	cie->arch = c->e ? kelf_arch(c->e) : &kgen_arch_x86_64;
+	cie->ra_reg = cie->arch->dw_ra;
 	if (!rd_length(&r, &len, &is64) || !len || len > (u64)(r.end - r.p))
 		return;
 	r.end = r.p + len;
@@ -230,7 +231,7 @@ static bool fde_rows(struct ctx *c, struct fde *f, const u8 *p,
 		if (loc > f->end)
 			loc = f->end;
 		if (loc > f->loc) {
-			struct kunwind_rule rule = cfa_to_rule(&in.s);
+			struct kunwind_rule rule = cfa_to_rule(f->cie, &in.s);
 
 			if (cfi_rows_add(c->out, f->shndx, f->loc, loc, &rule))
 				return false;
@@ -320,7 +321,7 @@ static void parse_fde(struct ctx *c, u64 off, struct rd *r, bool is64,
 		return;
 	}
 	if (fde_rows(c, &f, r->p, r->end, &last)) {
-		struct kunwind_rule rule = cfa_to_rule(&last);
+		struct kunwind_rule rule = cfa_to_rule(cie, &last);
 
 		if (!cfi_rows_add(c->out, shndx, f.loc, f.end, &rule))
 			return;

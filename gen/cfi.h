@@ -9,25 +9,26 @@
  *   cfa.c  the instructions: one DW_CFA_* at a time on a cfi_state, the
  *          CIE's initial state, and a cfi_state as a kunwind rule
  *
- * kunwind recovers three registers, like ORC: rsp (through the CFA), rbp
- * and the return address.  The interpreter therefore tracks the CFA rule
- * and the rules of rbp and of the CIE's return-address column, and parses
- * (but ignores) the rules of every other register.  What the table cannot
- * represent becomes an UNSUPPORTED row, never an approximation.
+ * kunwind recovers three registers, like ORC: sp (through the CFA), the
+ * frame pointer (x86: rbp, arm64: x29) and the return address.  The
+ * interpreter therefore tracks the CFA rule and the rules of the frame
+ * pointer and of the CIE's return-address column, by the object's
+ * architecture's numbers (arch.h), and parses (but ignores) the rules of
+ * every other register.  What the table cannot represent becomes an
+ * UNSUPPORTED row, never an approximation.
  */
 #ifndef _KUNWIND_GEN_CFI_H
 #define _KUNWIND_GEN_CFI_H
 
 #include "stages.h"
 #include "dwarf.h"
+#include "arch.h"
 
-#define DW_REG_RBP	6
-#define DW_REG_RSP	7
-#define DW_REG_RIP	16
 #define MAX_STATES	64	/* remember_state depth; GCC uses 1-2 */
 
 /* A parsed CIE. */
 struct cie {
+	const struct kgen_arch *arch;	/* the object's */
 	u64 off;
 	u64 code_align;
 	s64 data_align;
@@ -59,7 +60,7 @@ struct cfa_rule {
 
 struct cfi_state {
 	struct cfa_rule cfa;
-	struct reg_rule sp, bp, ra;	/* sp: the caller's sp is the CFA */
+	struct reg_rule sp, bp, ra;	/* sp: the caller's sp is the CFA; bp: the FP */
 };
 
 /*
@@ -97,7 +98,13 @@ enum step cfa_step(struct interp *in, u64 *arg, u64 *field);
  */
 bool cfa_cie_state(const u8 *data, const struct cie *cie,
 		   struct cfi_state *init);
-/* The kunwind rule of a state; UNSUPPORTED where the table cannot say it. */
-struct kunwind_rule cfa_to_rule(const struct cfi_state *s);
+/*
+ * The kunwind rule of a state, by the CIE's architecture; UNSUPPORTED
+ * where the table cannot say it.  The back ends are arch.c's to_rule.
+ */
+struct kunwind_rule cfa_to_rule(const struct cie *cie,
+				const struct cfi_state *s);
+void cfa_to_rule_x86_64(const struct cfi_state *s, struct kunwind_rule *r);
+void cfa_to_rule_arm64(const struct cfi_state *s, struct kunwind_rule *r);
 
 #endif /* _KUNWIND_GEN_CFI_H */

@@ -5,14 +5,16 @@
  */
 #include "gen.h"
 
-static const char *reg_name(unsigned int reg)
+static const char *reg_name(unsigned int reg, const struct kgen_arch *a)
 {
-	return reg == KUNWIND_REG_SP ? "rsp" : reg == KUNWIND_REG_BP ? "rbp" : NULL;
+	return reg == KUNWIND_REG_SP ? a->sp_name :
+	       reg == KUNWIND_REG_BP ? a->fp_name : NULL;
 }
 
-static void dump_cfa(FILE *f, const struct kunwind_rule *r, const char *prefix)
+static void dump_cfa(FILE *f, const struct kunwind_rule *r, const char *prefix,
+		     const struct kgen_arch *a)
 {
-	const char *reg = reg_name(r->reg);
+	const char *reg = reg_name(r->reg, a);
 
 	if (r->reg == KUNWIND_REG_SP_INDIRECT)
 		fprintf(f, "%s*rsp%+d", prefix, r->cfa_off);
@@ -34,16 +36,20 @@ static void dump_bp(FILE *f, const struct kunwind_rule *r)
 		fputs(" u", f);
 }
 
-void dump_rule(FILE *f, const struct kunwind_rule *r)
+void dump_rule(FILE *f, const struct kunwind_rule *r, const struct kgen_arch *a)
 {
 	switch (r->type) {
 	case KUNWIND_TYPE_CALL:
-		dump_cfa(f, r, "");
+		dump_cfa(f, r, "", a);
 		dump_bp(f, r);
-		fputs(" c-8", f);
+		if (a == &kgen_arch_arm64)	/* the record's second word */
+			fprintf(f, " c%+d", r->bp_off + 8);
+		else
+			fputs(" c-8", f);
 		break;
 	case KUNWIND_TYPE_END:
-		dump_cfa(f, r, "");
+	case KUNWIND_TYPE_LR:	/* in x30: readelf says "u", no rule */
+		dump_cfa(f, r, "", a);
 		dump_bp(f, r);
 		fputs(" u", f);
 		break;
@@ -54,11 +60,11 @@ void dump_rule(FILE *f, const struct kunwind_rule *r)
 		fputs("exp:signal exp exp", f);
 		break;
 	case KUNWIND_TYPE_REGS:
-		dump_cfa(f, r, "regs:");
+		dump_cfa(f, r, "regs:", a);
 		fputs(" regs regs", f);
 		break;
 	case KUNWIND_TYPE_IRET:
-		dump_cfa(f, r, "iret:");
+		dump_cfa(f, r, "iret:", a);
 		fputs(" u regs", f);
 		break;
 	case KUNWIND_TYPE_UNSUPPORTED:
@@ -87,7 +93,8 @@ void dump_table(FILE *f, const struct kunwind_hdr *t)
 			fprintf(f, "%s 0x%llx 0x%llx ", name,
 				(unsigned long long)(seg->base + it.start),
 				(unsigned long long)(seg->base + it.end));
-			dump_rule(f, &rules[it.rule]);
+			dump_rule(f, &rules[it.rule],
+				  kgen_arch_of_table(kunwind_table_arch(t)));
 			fputc('\n', f);
 		}
 	}

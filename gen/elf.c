@@ -35,6 +35,7 @@ struct kelf {
 	int fd;
 	Elf *elf;
 	GElf_Ehdr ehdr;
+	const struct kgen_arch *arch;
 	struct ksec *sec;
 	unsigned int nr_secs;
 	struct krels *rels;
@@ -106,9 +107,13 @@ struct kelf *kelf_open(const char *path)
 		goto err;
 	}
 	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
-	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &e->ehdr) ||
-	    gelf_getclass(e->elf) != ELFCLASS64 || e->ehdr.e_machine != EM_X86_64) {
-		fprintf(stderr, "kunwind: %s: not an ELF64 x86-64 file\n", path);
+	if (e->elf && elf_kind(e->elf) == ELF_K_ELF && gelf_getehdr(e->elf, &e->ehdr) &&
+	    gelf_getclass(e->elf) == ELFCLASS64 &&
+	    e->ehdr.e_ident[EI_DATA] == ELFDATA2LSB)
+		e->arch = kgen_arch_of(e->ehdr.e_machine);
+	if (!e->arch) {
+		fprintf(stderr, "kunwind: %s: not an ELF64 x86-64 or arm64 file\n",
+			path);
 		goto err;
 	}
 	if (elf_getshdrstrndx(e->elf, &shstrndx) || elf_getshdrnum(e->elf, &nsec)) {
@@ -195,6 +200,11 @@ void kelf_close(struct kelf *e)
 int kelf_type(const struct kelf *e)
 {
 	return e->ehdr.e_type;
+}
+
+const struct kgen_arch *kelf_arch(const struct kelf *e)
+{
+	return e->arch;
 }
 
 const char *kelf_path(const struct kelf *e)

@@ -310,6 +310,8 @@ static int put_sections(struct embed *m, Elf_Scn **table, Elf_Scn **rela)
 	GElf_Rela *r;
 	GElf_Shdr sh;
 	long name = -1;
+	const struct kgen_arch *arch =
+		kgen_arch_of_table(kunwind_table_arch(m->table));
 	size_t k;
 
 	/* ".kunwind" is the tail of ".rela.kunwind": one string for both. */
@@ -354,7 +356,7 @@ static int put_sections(struct embed *m, Elf_Scn **table, Elf_Scn **rela)
 		r[k].r_offset = sizeof(struct kunwind_hdr) +
 				k * sizeof(struct kunwind_seg) +
 				offsetof(struct kunwind_seg, base);
-		r[k].r_info = GELF_R_INFO(sym, R_X86_64_64);
+		r[k].r_info = GELF_R_INFO(sym, arch->r_abs64);
 		r[k].r_addend = addend;
 	}
 	if (!*rela) {

@@ -9,6 +9,7 @@
  *   map.c    kgen_map: 64-bit keys -> indexes (CIE cache, rule dictionary)
  *   cfi.c    CIE/FDE parsing -> rows (cfi.h, dwarf.h: its own headers)
  *   cfa.c    the CFA interpreter, its rules -> kunwind rules
+ *   arch.c   what differs between x86-64 and arm64 (arch.h)
  *   hints.c  assembly hints (unwind/linux/kunwind_asm.h) -> rows
  *   orc.c    the object's ORC, where no CFI row or hint says anything
  *   table.c  rows -> binary table (struct kunwind_hdr ...)
@@ -92,7 +93,7 @@ int kgen_asm(const char *in, const char *out);
 int kgen_write_file(const char *path, const void *buf, size_t len);
 
 /* dump.c */
-void dump_rule(FILE *f, const struct kunwind_rule *r);
+void dump_rule(FILE *f, const struct kunwind_rule *r, const struct kgen_arch *a);
 void dump_table(FILE *f, const struct kunwind_hdr *t);
 
 #endif /* _KUNWIND_GEN_H */

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "../unwind/env.h"
+#include "arch.h"
 
 struct kelf;
 
@@ -24,6 +25,8 @@ struct ksec {
 struct kelf *kelf_open(const char *path);
 void kelf_close(struct kelf *e);
 int kelf_type(const struct kelf *e);		/* ET_REL, ET_EXEC, ET_DYN */
+/* The file's architecture (x86-64 or arm64: kelf_open() takes no other). */
+const struct kgen_arch *kelf_arch(const struct kelf *e);
 const char *kelf_path(const struct kelf *e);
 unsigned int kelf_nr_secs(const struct kelf *e);
 const struct ksec *kelf_sec(const struct kelf *e, unsigned int idx);

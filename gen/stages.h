@@ -110,5 +110,9 @@ int thunks_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
  */
 void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 		  struct table_stats *st, unsigned int *seg_shndx);
+/* The same for architecture arch (table_build(): e's, or x86-64 without e). */
+void *table_build_arch(const struct kgen_arch *arch, const struct kelf *e,
+		       struct cfi_rows *rows, size_t *len,
+		       struct table_stats *st, unsigned int *seg_shndx);
 
 #endif /* _KUNWIND_GEN_STAGES_H */

@@ -342,7 +342,7 @@ static void emit_seg(const struct seg_build *s, u8 *buf)
 }
 
 /* Write the table where place() put everything; buf is zeroed. */
-static void emit(const struct layout *l, u8 *buf)
+static void emit(const struct layout *l, u8 *buf, unsigned int arch)
 {
 	struct kunwind_hdr *h = (struct kunwind_hdr *)buf;
 	struct kunwind_seg *ks = (struct kunwind_seg *)(h + 1);
@@ -350,6 +350,7 @@ static void emit(const struct layout *l, u8 *buf)
 
 	h->magic = KUNWIND_MAGIC;
 	h->version = KUNWIND_VERSION;
+	h->flags = arch;
 	h->size = l->len;
 	h->nr_segs = l->nseg;
 	h->nr_rules = l->m.nr;
@@ -388,6 +389,14 @@ static void layout_free(struct layout *l)
 void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 		  struct table_stats *st, unsigned int *seg_shndx)
 {
+	return table_build_arch(e ? kelf_arch(e) : &kgen_arch_x86_64, e, rows,
+				len, st, seg_shndx);
+}
+
+void *table_build_arch(const struct kgen_arch *arch, const struct kelf *e,
+		       struct cfi_rows *rows, size_t *len,
+		       struct table_stats *st, unsigned int *seg_shndx)
+{
 	struct layout l = { 0 };
 	enum kunwind_bad bad;
 	void *buf = NULL;
@@ -400,7 +409,7 @@ void *table_build(const struct kelf *e, struct cfi_rows *rows, size_t *len,
 		goto out;
 	}
 	memset(buf, 0, l.len);
-	emit(&l, buf);
+	emit(&l, buf, arch->table_arch);
 	*len = l.len;
 	st->rules = l.m.nr;
 	st->segs = l.nseg;

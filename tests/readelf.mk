@@ -65,6 +65,35 @@ $(RE_DIR)/frames-$(1): $(RE_DIR)/main-$(1).o $(RE_DIR)/frames-$(1).o \
 endef
 $(foreach v,$(RE_VARIANTS),$(eval $(call re_link_rules,$(v))))
 
+# arm64: the same file cross-compiled, .o and a shared object (no libc
+# linked: -nostdlib), as the arm64 kernel builds it (kern: GCC's
+# .debug_frame under the kernel's flags, pac-ret included) and as user
+# code does (eh: .eh_frame, pac-ret on leaves too; O0; O3 without frame
+# pointers).  Listed apart (objs-arm64.list): the libdw oracle reads x86-64.
+RE_A64_CC := aarch64-linux-gnu-gcc
+RE_A64_FLAGS_kern := -Os -g -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-fpatchable-function-entry=2 -mbranch-protection=pac-ret
+RE_A64_FLAGS_eh := -O2 -fasynchronous-unwind-tables -fno-omit-frame-pointer \
+	-mbranch-protection=pac-ret+leaf
+RE_A64_FLAGS_O0 := -O0 -g -fno-asynchronous-unwind-tables
+RE_A64_FLAGS_O3 := -O3 -ffunction-sections -fomit-frame-pointer \
+	-fasynchronous-unwind-tables
+RE_A64_VARIANTS := kern eh O0 O3
+RE_A64_OBJS := $(RE_A64_VARIANTS:%=$(RE_DIR)/arm64-frames-%.o) \
+	       $(RE_A64_VARIANTS:%=$(RE_DIR)/arm64-libframes-%.so)
+
+$(RE_DIR)/arm64-frames-%.o: tests/objs/frames.c tests/readelf.mk
+	@mkdir -p $(@D)
+	$(RE_A64_CC) -fPIC -Wall $(RE_A64_FLAGS_$*) -c -o $@ $<
+
+$(RE_DIR)/arm64-libframes-%.so: $(RE_DIR)/arm64-frames-%.o
+	$(RE_A64_CC) -shared -nostdlib -o $@ $^
+
+$(RE_DIR)/objs-arm64.list: tests/readelf.mk
+	@mkdir -p $(@D)
+	@printf '%s\n' $(abspath $(RE_A64_OBJS)) >$@
+
 # The list tests/oracle-files.sh prints, absolute paths, one a line.
 $(RE_DIR)/objs.list: tests/readelf.mk
 	@mkdir -p $(@D)
@@ -91,7 +120,8 @@ $(RE_KO): tests/kmod/kunwind_frames.c tests/kmod/Kbuild
 		$(MAKE) -s -C "$(RE_KDIR)" M="$(abspath $(@D))" modules
 
 # make oracle-objs: everything tests/oracle-files.sh lists.
-oracle-objs: $(RE_OBJS) $(RE_DIR)/objs.list $(RE_KO)
+oracle-objs: $(RE_OBJS) $(RE_DIR)/objs.list $(RE_KO) \
+	     $(RE_A64_OBJS) $(RE_DIR)/objs-arm64.list
 .PHONY: oracle-objs
 
 CHECK_BUILD += oracle-objs

@@ -31,6 +31,11 @@ that comes from the relocation of the FDE's pc_begin in `readelf -rW`
 (section of the symbol, offset Sym.Value + Addend), and readelf's pc
 values, relocated or not, are shifted onto it.
 
+arm64 (AArch64 files, by readelf -h): the CFA is sp+N / x29+N, the
+frame pointer column is x29; ra u (no rule: still in x30) -> u, c-N ->
+the same where it is x29's c-M plus 8 (a frame record), else the row is
+unsupported.
+
 Checks: every readelf row (not unsupported) has the same rule in the
 dump over all its bytes; unsupported rows are unsupported (or exp:*) in
 the dump; every dump byte lies inside some FDE; dump rows name the text
@@ -73,12 +78,27 @@ class Section:
         self.execinstr = 'X' in flags
 
 
+# The architectures: the CFA's registers and the frame pointer's column.
+ARCHES = {
+    'X86-64': ('rsp|rbp', 'rbp'),
+    'AArch64': ('sp|x29', 'x29'),
+}
+ARCH = {'cfa_re': None, 'fp': 'rbp', 'arm64': False}
+
+
 def read_headers(path):
     out = run(['readelf', '-W', '-h', '-S', path])
     m = re.search(r'^\s*Type:\s+(\w+)', out, re.M)
     if not m:
         raise CmpError('readelf -h: no ELF type')
     etype = m.group(1)
+    m = re.search(r'^\s*Machine:\s+Advanced Micro Devices (X86-64)|'
+                  r'^\s*Machine:\s+(AArch64)', out, re.M)
+    if not m:
+        raise CmpError('readelf -h: neither x86-64 nor AArch64')
+    regs, fp = ARCHES[m.group(1) or m.group(2)]
+    ARCH.update(cfa_re=re.compile(r'(%s)([+-]\d+)$' % regs), fp=fp,
+                arm64=bool(m.group(2)))
     secs = {}
     for line in out.splitlines():
         m = SEC_RE.match(line)
@@ -146,7 +166,7 @@ TOK_RE = re.compile(r'r\d+ \([^)]*\)|\S+')
 class Entry:
     def __init__(self, off, offset_size, kind):
         self.off, self.offset_size, self.kind = off, offset_size, kind
-        self.cols = []
+        self.cols = None        # the LOC line's columns (CFA alone: [])
         self.rows = []          # (loc, cfa, {column: value})
         self.cie = None
         self.pc_begin = self.pc_end = 0
@@ -193,7 +213,7 @@ def read_frames(path):
             cur.cols = line.split()[2:]
             continue
         m = ROW_RE.match(line)
-        if m and cur.cols:
+        if m and cur.cols is not None:
             toks = TOK_RE.findall(m.group(2))
             if len(toks) != len(cur.cols) + 1:
                 raise CmpError('row does not match its header: ' + line)
@@ -214,11 +234,11 @@ def expect(cfa, cols):
     'other' rows must be unsupported in the dump: CFA on another register,
     rbp or ra kept some other way, or offsets the table format cannot hold
     (CFA offset beyond 32 bits, rbp offset 0 or beyond 16 bits)."""
-    rbp = cols.get('rbp', 'u')
+    rbp = cols.get(ARCH['fp'], 'u')
     ra = cols.get('ra', 'u')
     if cfa == 'exp':
         return 'exp', 'CFA exp, rbp %s, ra %s' % (rbp, ra)
-    m = CFA_RE.match(cfa)
+    m = (ARCH['cfa_re'] or CFA_RE).match(cfa)
     if not m:
         return 'other', 'CFA ' + cfa
     if not -2**31 <= int(m.group(2)) < 2**31:
@@ -229,8 +249,13 @@ def expect(cfa, cols):
         m = OFF_RE.match(rbp)
         if not m or not int(m.group(1)) or \
                 not -2**15 <= int(m.group(1)) < 2**15:
-            return 'other', 'rbp ' + rbp
-    if ra not in ('u', 'c-8'):
+            return 'other', ARCH['fp'] + ' ' + rbp
+    if ARCH['arm64']:
+        # the return address in x30, or the frame record's second word
+        if ra != 'u' and (rbp == 'u' or
+                          ra != 'c%+d' % (int(rbp[1:]) + 8)):
+            return 'other', 'ra ' + ra
+    elif ra not in ('u', 'c-8'):
         return 'other', 'ra ' + ra
     return 'cmp', '%s %s %s' % (cfa, rbp, ra)
 

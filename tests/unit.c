@@ -4,6 +4,9 @@
  * scenarios of unwind/test/, the same ones the KUnit suites kunwind_lookup
  * and kunwind_walk run in the kernel, here on tables the generator builds
  * (gen/table.c's table_build(), where the kernel uses kunit/table.c).
+ * Built twice: tests/unit, the core for this machine (x86-64), and
+ * tests/unit-arm64, the core built for arm64 tables
+ * (-DKUNWIND_TARGET_ARM64) with the arm64 walk scenarios.
  * One line a case, as KUnit names it without "kunit_":
  *	ok kunwind_walk.walk_scenario.walk_follows_rbp_based_cfa
  * and a "# " line for each expectation that failed.
@@ -95,14 +98,19 @@ static struct kunwind_hdr *kt_table_build(struct unit_case *c,
 		err |= cfi_rows_add(&rows, i + 1, s->base + last,
 				    s->base + s->size, &none);
 	}
-	t = err ? NULL : table_build(NULL, &rows, &sz, &st, NULL);
+	t = err ? NULL : table_build_arch(kgen_arch_of_table(KUNWIND_ARCH_ID),
+					  NULL, &rows, &sz, &st, NULL);
 	cfi_rows_free(&rows);
 	*len = t ? sz : 0;
 	return unit_keep(c, t);
 }
 
+#ifdef KUNWIND_ARCH_HAS_LR
+#include "../unwind/test/walk_cases_arm64.h"
+#else
 #include "../unwind/test/lookup_cases.h"
 #include "../unwind/test/walk_cases.h"
+#endif
 
 static unsigned int passed, failed;
 
@@ -147,6 +155,11 @@ int main(void)
 {
 	struct unit_case c;
 
+#ifdef KUNWIND_ARCH_HAS_LR
+	/* tests/unit-arm64: the core built for arm64 (the lookup is the same) */
+	RUN_SCENARIOS(&c, "kunwind_walk.walk_arm64_scenario",
+		      kt_walk_arm64_scenarios);
+#else
 	/* As kunit/lookup_test.c's and kunit/walk_test.c's case arrays. */
 	RUN_PARAMS(&c, "kunwind_lookup.lookup_every_byte_finds_its_row",
 		   kt_lookup_sizes, kt_lookup_every_byte_finds_its_row);
@@ -156,6 +169,7 @@ int main(void)
 	RUN_PARAMS(&c, "kunwind_walk.walk_reaches_stop_reason", kt_stop_cases,
 		   kt_walk_reaches_stop_reason);
 	RUN_SCENARIOS(&c, "kunwind_walk.walk_scenario", kt_walk_scenarios);
+#endif
 	printf("# unit: %u passed, %u failed\n", passed, failed);
 	return failed != 0;
 }

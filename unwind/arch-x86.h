@@ -4,8 +4,8 @@
  * a call leaves the return address and the frame pointer, where the saved
  * register blocks keep ip, sp and bp, what says a block was saved in user
  * mode, the PLT's lazy-binding push, and how many stacks nest.  A second
- * architecture mirrors this file (arch-arm64.h); walk.c reads only these
- * names.
+ * architecture mirrors this file (arch-arm64.h, whose return addresses
+ * may also be in a register); walk.c reads only these names.
  *
  * The rule types and CFA base registers stay in format.h: they are the
  * table's encoding, which the generator and the gdb helpers read too.
@@ -13,6 +13,8 @@
  */
 #ifndef _KUNWIND_ARCH_X86_H
 #define _KUNWIND_ARCH_X86_H
+
+#define KUNWIND_ARCH_ID		KUNWIND_ARCH_ID_X86_64
 
 /*
  * A call pushes the return address: it is the word just below the CFA
@@ -58,6 +60,41 @@
 /* Stacks one walk may cross: x86-64 nests entry, exception, IRQ, task. */
 #define KUNWIND_MAX_STACKS	6
 
+/* A return address is the address itself: nothing to strip. */
+static __kunwind_walk __always_inline unsigned long kunwind_strip_ra(unsigned long ra)
+{
+	return ra;
+}
+
+/* The return address of a CALL rule: the word the call pushed. */
+static __kunwind_walk __always_inline unsigned long
+kunwind_ra_at(const struct kunwind_rule *r, unsigned long cfa)
+{
+	return cfa - KUNWIND_RA_CFA_OFF;
+}
+
+/*
+ * What ops->ret_addr() is told of a return address that a tracer may
+ * have replaced: where it was read (ra_at), the key of x86's
+ * function_graph and kretprobe records.
+ */
+static __kunwind_walk __always_inline unsigned long
+kunwind_ret_key(unsigned long ra_at, unsigned long caller_bp)
+{
+	return ra_at;
+}
+
+/*
+ * The same for a frame interrupted at the first instruction of the code a
+ * return went to (a tracer's trampoline), with that return's sp and bp:
+ * the return address was the word just below sp.
+ */
+static __kunwind_walk __always_inline unsigned long
+kunwind_ret_key_returned(unsigned long sp, unsigned long bp)
+{
+	return sp - KUNWIND_RA_CFA_OFF;
+}
+
 /*
  * The saved register blocks of the rule types that name one (format.h):
  * where ip, sp, rbp and cs are in a kernel pt_regs, a hardware iret frame
@@ -66,7 +103,7 @@
  * by the privilege level in cs, not by the value of ip.
  */
 struct kunwind_regs_layout {
-	s16 ip, sp, bp, cs;
+	s16 ip, sp, bp, mode;	/* mode: the saved cs */
 };
 
 /* The layout of @type's block: KUNWIND_TYPE_REGS, _IRET or _SIGNAL. */
@@ -86,7 +123,7 @@ kunwind_regs_layout(unsigned int type)
 }
 
 /* Was a kernel register block whose cs is @cs saved in user mode? */
-static __kunwind_walk inline bool kunwind_user_cs(unsigned long cs)
+static __kunwind_walk inline bool kunwind_user_mode(unsigned long cs)
 {
 	return cs & KUNWIND_CS_RPL_MASK;
 }

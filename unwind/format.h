@@ -77,11 +77,21 @@
 
 /*
  * Rule types.  For CALL the CFA (the caller's sp) is reg + cfa_off, the
- * return address is at CFA - 8 and the caller's rbp is at CFA + bp_off
- * (bp_off 0: rbp unchanged).  For REGS, IRET and SIGNAL, reg + cfa_off is
- * the address of a saved register block whose ip, sp and bp are read at
- * the ABI's fixed offsets (KUNWIND_PT_REGS_*, KUNWIND_IRET_*,
- * KUNWIND_UC_* in arch-x86.h); the next frame's ip is then exact.
+ * caller's frame pointer (x86: rbp, arm64: x29) is at CFA + bp_off
+ * (bp_off 0: unchanged) and the return address is where a call leaves
+ * it: x86, at CFA - 8; arm64, in the frame record after the saved x29, at
+ * CFA + bp_off + 8 (bp_off is never 0).  For REGS, IRET and SIGNAL,
+ * reg + cfa_off is the address of a saved register block whose ip, sp and
+ * bp are read at the ABI's fixed offsets (KUNWIND_PT_REGS_*,
+ * KUNWIND_IRET_*, KUNWIND_UC_* in arch-x86.h, arch-arm64.h); the next
+ * frame's ip is then exact.  LR (arm64): CFA = reg + cfa_off, the return
+ * address still in the link register x30, which the walk knows only for
+ * a frame whose registers it was given (the first, or one a register
+ * block restored).
+ *
+ * Which types and registers a table may use depends on its architecture
+ * (hdr.flags): x86-64 has no LR, arm64 only NONE, CALL (on SP or BP),
+ * REGS, END, UNDEFINED, UNSUPPORTED and LR.
  */
 #define KUNWIND_TYPE_NONE	0	/* no information (gap) */
 #define KUNWIND_TYPE_CALL	1	/* ordinary frame */
@@ -92,9 +102,13 @@
 #define KUNWIND_TYPE_UNDEFINED	6	/* described, but no CFA rule (or an UNDEFINED hint) */
 #define KUNWIND_TYPE_UNSUPPORTED 7	/* CFI the table cannot represent */
 #define KUNWIND_TYPE_PLT	8	/* CFA = rsp + cfa_off + ((ip & 15) >= reg ? 8 : 0) */
-#define KUNWIND_TYPE_MAX	8
+#define KUNWIND_TYPE_LR		9	/* arm64: return address in x30 */
+#define KUNWIND_TYPE_MAX	9
 
-/* CFA base registers (DWARF numbering). */
+/*
+ * CFA base registers: x86-64's DWARF numbers, which name the same roles
+ * on arm64 (BP: x29, the frame pointer; SP: sp).
+ */
 #define KUNWIND_REG_BP		6
 #define KUNWIND_REG_SP		7
 /*
@@ -131,6 +145,16 @@
 #define KUNWIND_HINT_TYPE_STACK_SWITCH 16		/* CFA = *(rsp) + off */
 #define KUNWIND_HINT_SIZE	8
 
+/*
+ * hdr.flags: the architecture of the code the table describes, in its low
+ * four bits (x86-64 is 0, so tables from before arm64 keep their meaning);
+ * the other bits are 0.  A walker walks its own architecture's tables
+ * only (KUNWIND_BAD_ARCH).
+ */
+#define KUNWIND_FLAG_ARCH_MASK	0xf
+#define KUNWIND_ARCH_ID_X86_64	0
+#define KUNWIND_ARCH_ID_ARM64	1
+
 #define KUNWIND_HDR_SIZE	24
 #define KUNWIND_SEG_SIZE	40
 #define KUNWIND_RULE_SIZE	8
@@ -146,7 +170,7 @@
 struct kunwind_hdr {
 	u32 magic;		/* KUNWIND_MAGIC */
 	u16 version;		/* KUNWIND_VERSION */
-	u16 flags;		/* 0: none defined yet */
+	u16 flags;		/* KUNWIND_FLAG_*: the architecture */
 	u32 size;		/* bytes of the whole table */
 	u16 nr_segs;
 	u16 nr_rules;

@@ -8,7 +8,16 @@
 
 #include "env.h"
 #include "format.h"
+/*
+ * One architecture a build: the compiler's, or the one a host build of
+ * tools for another machine's tables names (-DKUNWIND_TARGET_ARM64).
+ */
+#if defined(KUNWIND_TARGET_ARM64) || \
+	(defined(__aarch64__) && !defined(KUNWIND_TARGET_X86_64))
+#include "arch-arm64.h"
+#else
 #include "arch-x86.h"
+#endif
 
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_hdr) == KUNWIND_HDR_SIZE);
 KUNWIND_STATIC_ASSERT(sizeof(struct kunwind_seg) == KUNWIND_SEG_SIZE);
@@ -27,6 +36,7 @@ enum kunwind_bad {
 	KUNWIND_BAD_SEGMENT,	/* empty segment or unterminated name */
 	KUNWIND_BAD_ORDER,	/* buckets or rows not sorted, or not covering */
 	KUNWIND_BAD_ESCAPE,	/* escaped rows and escape list do not match */
+	KUNWIND_BAD_ARCH,	/* an unknown architecture, or unknown flags */
 	KUNWIND_BAD_NR
 };
 
@@ -35,8 +45,9 @@ enum kunwind_bad {
  * @table: the table, 8-byte aligned
  * @len: bytes readable at @table (the table's own size field may be less)
  *
- * Checks the header, that every array lies inside the table and is
- * aligned, every rule, that each segment's rows are sorted, cover it from
+ * Checks the header (an architecture kunwind knows), that every array
+ * lies inside the table and is aligned, every rule (by the table's
+ * architecture), that each segment's rows are sorted, cover it from
  * offset 0 and name rules that exist, and that its escape list holds one
  * entry for each escaped row, in row order, so that the lookups below
  * need no bounds checks.
@@ -46,6 +57,23 @@ enum kunwind_bad {
  * Return: KUNWIND_OK, or the first reason found to refuse the table.
  */
 enum kunwind_bad kunwind_table_check(const void *table, unsigned long len);
+
+/**
+ * kunwind_table_arch() - the architecture a table describes
+ * @t: a table kunwind_table_check() accepted
+ *
+ * A table is checked, dumped and looked up alike whatever its
+ * architecture; it is walked only by a walker built for it (kunwind.h
+ * includes one arch header), which takes no segment of another
+ * architecture's table (walk.c): a host tool walking another machine's
+ * stacks is a build of the core for that machine.
+ *
+ * Return: KUNWIND_ARCH_ID_X86_64 or KUNWIND_ARCH_ID_ARM64.
+ */
+static __kunwind_walk inline unsigned int kunwind_table_arch(const struct kunwind_hdr *t)
+{
+	return t->flags & KUNWIND_FLAG_ARCH_MASK;
+}
 
 /**
  * kunwind_bad_str() - name a reason for refusing a table
@@ -314,6 +342,9 @@ void kunwind_cache_clear(struct kunwind_cache *c);
 
 struct kunwind_state {
 	unsigned long ip, sp, bp;	/* the current frame */
+#ifdef KUNWIND_ARCH_HAS_LR
+	unsigned long lr;	/* its return address register; 0: unknown */
+#endif
 	unsigned long stack_lo, stack_hi;	/* the stack sp is on */
 	unsigned long left[KUNWIND_MAX_STACKS];	/* stacks left, by lo */
 	unsigned int nr_left;
@@ -352,6 +383,24 @@ struct kunwind_state {
 void kunwind_start(struct kunwind_state *s, const struct kunwind_ops *ops,
 		   void *ctx, unsigned long ip, unsigned long sp,
 		   unsigned long bp, unsigned int max_depth, unsigned int flags);
+
+#ifdef KUNWIND_ARCH_HAS_LR
+/**
+ * kunwind_set_lr() - give a started walk its first frame's link register
+ * @s: a walk kunwind_start() just started
+ * @lr: x30 as the frame's registers hold it (signed or not)
+ *
+ * For a walk from a full register set (an exception's pt_regs, a
+ * debugger's stop): a frame whose return address is still in x30 (a
+ * leaf, a prologue before the frame record is saved) needs it.  Without
+ * it, such a first frame ends the walk (or the frame-record guess takes
+ * it, unreliable).
+ */
+static inline void kunwind_set_lr(struct kunwind_state *s, unsigned long lr)
+{
+	s->lr = lr;
+}
+#endif
 
 /**
  * kunwind_next() - step to the caller's frame

@@ -20,6 +20,7 @@ static const char *const bad_str[] = {
 	[KUNWIND_BAD_SEGMENT]	= "invalid segment",
 	[KUNWIND_BAD_ORDER]	= "rows not sorted or not covering",
 	[KUNWIND_BAD_ESCAPE]	= "escape list not one entry per escaped row, in order",
+	[KUNWIND_BAD_ARCH]	= "unknown architecture or flags",
 };
 
 KUNWIND_STATIC_ASSERT(ARRAY_SIZE(bad_str) == KUNWIND_BAD_NR);
@@ -93,24 +94,42 @@ static bool span_ok(u32 size, u32 off, u64 len, u32 align)
 	return !(off & (align - 1)) && off <= size && len <= size - off;
 }
 
-static bool rule_ok(const struct kunwind_rule *r)
+/* The registers an sp- or bp-based rule may name. */
+static bool sp_or_bp(const struct kunwind_rule *r)
+{
+	return r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP;
+}
+
+/* Is r a rule the walker of a table of architecture arch can follow? */
+static bool rule_ok(const struct kunwind_rule *r, unsigned int arch)
 {
 	switch (r->type) {
-	case KUNWIND_TYPE_CALL:
-		return r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP ||
-		       r->reg == KUNWIND_REG_SP_INDIRECT ||
-		       (r->reg == KUNWIND_REG_BP_INDIRECT && !r->bp_off);
-	case KUNWIND_TYPE_REGS:
-	case KUNWIND_TYPE_IRET:
-	case KUNWIND_TYPE_SIGNAL:
-		return r->reg == KUNWIND_REG_SP || r->reg == KUNWIND_REG_BP;
-	case KUNWIND_TYPE_PLT:
-		return r->reg < 16;
 	case KUNWIND_TYPE_NONE:
 	case KUNWIND_TYPE_END:
 	case KUNWIND_TYPE_UNDEFINED:
 	case KUNWIND_TYPE_UNSUPPORTED:
 		return true;
+	case KUNWIND_TYPE_REGS:
+		return sp_or_bp(r);
+	}
+	if (arch == KUNWIND_ARCH_ID_ARM64) {
+		switch (r->type) {
+		case KUNWIND_TYPE_CALL:	/* the record holds the return address */
+			return sp_or_bp(r) && r->bp_off;
+		case KUNWIND_TYPE_LR:
+			return sp_or_bp(r);
+		}
+		return false;
+	}
+	switch (r->type) {
+	case KUNWIND_TYPE_CALL:
+		return sp_or_bp(r) || r->reg == KUNWIND_REG_SP_INDIRECT ||
+		       (r->reg == KUNWIND_REG_BP_INDIRECT && !r->bp_off);
+	case KUNWIND_TYPE_IRET:
+	case KUNWIND_TYPE_SIGNAL:
+		return sp_or_bp(r);
+	case KUNWIND_TYPE_PLT:
+		return r->reg < 16;
 	}
 	return false;
 }
@@ -212,14 +231,18 @@ enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
 	const struct kunwind_hdr *t = table;
 	const struct kunwind_rule *rules;
 	enum kunwind_bad bad;
-	u32 i, str_len;
+	u32 i, str_len, arch;
 
 	if (len < sizeof(*t) || ((unsigned long)table & 7))
 		return KUNWIND_BAD_SIZE;
 	if (t->magic != KUNWIND_MAGIC)
 		return KUNWIND_BAD_MAGIC;
-	if (t->version != KUNWIND_VERSION || t->flags)
+	if (t->version != KUNWIND_VERSION)
 		return KUNWIND_BAD_VERSION;
+	arch = kunwind_table_arch(t);
+	if (t->flags & ~KUNWIND_FLAG_ARCH_MASK ||
+	    (arch != KUNWIND_ARCH_ID_X86_64 && arch != KUNWIND_ARCH_ID_ARM64))
+		return KUNWIND_BAD_ARCH;
 	if (t->size > len || t->size < sizeof(*t))
 		return KUNWIND_BAD_SIZE;
 	if (!span_ok(t->size, sizeof(*t), (u64)t->nr_segs * sizeof(struct kunwind_seg), 8) ||
@@ -231,7 +254,7 @@ enum kunwind_bad kunwind_table_check(const void *table, unsigned long len)
 	if (rules[KUNWIND_RULE_NONE].type != KUNWIND_TYPE_NONE)
 		return KUNWIND_BAD_RULE;
 	for (i = 0; i < t->nr_rules; i++)
-		if (!rule_ok(&rules[i]))
+		if (!rule_ok(&rules[i], arch))
 			return KUNWIND_BAD_RULE;
 
 	str_len = t->size - t->strings;

@@ -42,6 +42,19 @@ static __kunwind_walk bool stop(struct kunwind_state *s, enum kunwind_stop why)
 }
 
 /*
+ * Set the current frame's return address register (arm64's x30), where
+ * the architecture has one: known for a frame whose registers the walk
+ * was given (kunwind_set_lr()) or a register block restored, 0 otherwise.
+ */
+static __kunwind_walk __always_inline void set_lr(struct kunwind_state *s,
+						  unsigned long lr)
+{
+#ifdef KUNWIND_ARCH_HAS_LR
+	s->lr = lr;
+#endif
+}
+
+/*
  * The cache slot of an address: its low bits.  Return addresses spread
  * over them (a call ends anywhere in a function), and the slot is on
  * every frame's chain of dependent loads, where a folding hash cost 1 ns
@@ -76,6 +89,7 @@ __kunwind_walk void kunwind_start(struct kunwind_state *s,
 	s->ip = ip;
 	s->sp = sp;
 	s->bp = bp;
+	set_lr(s, 0);
 	s->ops = ops;
 	s->ctx = ctx;
 	s->cache = NULL;
@@ -161,7 +175,8 @@ static __kunwind_walk bool seg_at(struct kunwind_state *s, unsigned long addr)
 	if (addr - s->seg_lo < s->seg_len)
 		return true;
 	seg = op_find_seg(s, addr, &t, &start);
-	if (!seg)
+	/* Another architecture's table is no table for this walker. */
+	if (!seg || kunwind_table_arch(t) != KUNWIND_ARCH_ID)
 		return false;
 	s->seg_table = t;
 	s->seg = seg;
@@ -309,44 +324,71 @@ __kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
  * more).
  */
 static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
-				    unsigned long *sp, unsigned long *bp)
+				    unsigned long *sp, unsigned long *bp,
+				    enum kunwind_stop why)
 {
 	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp < s->sp ||
 	    s->bp & KUNWIND_FP_ALIGN_MASK ||
 	    s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
-		return stop(s, KUNWIND_STOP_NO_ROW);
+		return stop(s, why);
 	if (!read_word(s, s->bp + KUNWIND_FP_RA_OFF, ip) ||
 	    !read_word(s, s->bp, bp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
+	*ip = kunwind_strip_ra(*ip);
 	*sp = s->bp + KUNWIND_FP_CFA_OFF;
+#ifdef KUNWIND_ARCH_HAS_LR
+	/*
+	 * arm64's record is at the bottom of the frame, not at the CFA: the
+	 * caller's sp is exact only by its own row.  A function that calls
+	 * has pointed x29 at its record, at its CFA + bp_off, so an sp-based
+	 * call rule gives the sp it called with.  Else x29 + 16 is a lower
+	 * bound, right for a bp-based rule and for another guess.
+	 */
+	if (*ip) {
+		const struct kunwind_rule *r = lookup(s, *ip - 1);
+		unsigned long exact;
+
+		if (r && r->type == KUNWIND_TYPE_CALL &&
+		    r->reg == KUNWIND_REG_SP) {
+			exact = *bp - r->bp_off - r->cfa_off;
+			if (exact > *sp &&
+			    exact - s->stack_lo < s->stack_hi - s->stack_lo)
+				*sp = exact;
+		}
+	}
+#endif
 	s->unreliable = true;
 	return true;
 }
 
 /*
- * A saved register block at regs, laid out as l says (arch-x86.h's
- * kunwind_regs_layout(): where ip, sp, bp and cs are, -1 if not there).
- * A kernel register block (one with a cs) saved in user mode ends the
- * kernel stack, as user_mode() says: by the privilege level in cs, not by
- * the value of ip.
+ * A saved register block at regs, laid out as l says (the arch header's
+ * kunwind_regs_layout(): where ip, sp, bp, the mode word (x86: cs, arm64:
+ * pstate) and arm64's lr are, -1 if not there).  A kernel register block
+ * (one with a mode word) saved in user mode ends the kernel stack, as
+ * user_mode() says: by the mode word, not by the value of ip.
  */
 static __kunwind_walk bool regs_frame(struct kunwind_state *s, unsigned long regs,
 				      const struct kunwind_regs_layout *l,
 				      unsigned long *ip, unsigned long *sp,
-				      unsigned long *bp)
+				      unsigned long *bp, unsigned long *lr)
 {
-	unsigned long cs;
+	unsigned long mode;
 
-	if (l->cs >= 0) {
-		if (!read_word(s, regs + l->cs, &cs))
+	if (l->mode >= 0) {
+		if (!read_word(s, regs + l->mode, &mode))
 			return stop(s, KUNWIND_STOP_BAD_READ);
-		if (kunwind_user_cs(cs))
+		if (kunwind_user_mode(mode))
 			return stop(s, KUNWIND_STOP_END);
 	}
 	if (!read_word(s, regs + l->ip, ip) || !read_word(s, regs + l->sp, sp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
 	if (l->bp >= 0 && !read_word(s, regs + l->bp, bp))
 		return stop(s, KUNWIND_STOP_BAD_READ);
+#ifdef KUNWIND_ARCH_HAS_LR
+	if (!read_word(s, regs + l->lr, lr))
+		return stop(s, KUNWIND_STOP_BAD_READ);
+#endif
 	return true;
 }
 
@@ -367,19 +409,23 @@ ret_addr(struct kunwind_state *s, unsigned long ip, unsigned long addr_p)
  * walk may enter now.  And a frame is reported only if ip is code: never
  * 0 (also the 0 of a trampoline ops->ret_addr could not undo), and in a
  * segment or accepted by ops->text_ok() (code_at()).  Nothing
- * but the segment cache changes unless every check passes.  Also for
+ * but the segment cache changes unless every check passes.  may_stay:
+ * sp may also stay as it is, for arm64's step out of a frame whose
+ * return address is still in x30 (a leaf's CFA may be its sp); that
+ * step needs an lr, which only a register frame gives again, so it
+ * cannot repeat.  The frame's lr becomes unknown.  Also for
  * callers that step frames by other means (the kernel's ORC step).
  */
 static __kunwind_walk __always_inline enum kunwind_stop
 step_to(struct kunwind_state *s, unsigned long ip, unsigned long sp,
-	unsigned long bp, bool exact)
+	unsigned long bp, bool exact, bool may_stay)
 {
 	unsigned long lo = s->stack_lo, hi = s->stack_hi;
 	bool change = sp - lo >= hi - lo;
 	enum kunwind_stop why;
 
 	if (!change) {
-		if (sp <= s->sp)
+		if (sp < s->sp || (sp == s->sp && !may_stay))
 			return KUNWIND_STOP_SP_DIRECTION;
 	} else {
 		why = stack_change(s, sp, &lo, &hi);
@@ -393,6 +439,7 @@ step_to(struct kunwind_state *s, unsigned long ip, unsigned long sp,
 	s->ip = ip;
 	s->sp = sp;
 	s->bp = bp;
+	set_lr(s, 0);
 	s->exact_ip = exact;
 	s->depth++;
 	return KUNWIND_STOP_NONE;
@@ -403,14 +450,16 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
 						 unsigned long sp,
 						 unsigned long bp, bool exact)
 {
-	return step_to(s, ip, sp, bp, exact);
+	return step_to(s, ip, sp, bp, exact, false);
 }
 
 /*
  * The CALL step, the algorithm itself, written once for kunwind_next()
  * and call_steps(): the CFA (the caller's sp) is a base register, sp or
- * bp, plus cfa_off; the return address is the word the call pushed, just
- * below the CFA (at CFA - KUNWIND_RA_CFA_OFF);
+ * bp, plus cfa_off; the return address is where the call left it
+ * (kunwind_ra_at(): x86, the word the call pushed, just below the CFA;
+ * arm64, the word after the saved x29), without a pointer authentication
+ * code (kunwind_strip_ra());
  * the caller's bp was saved at CFA + bp_off, or (bp_off 0) is bp itself.
  * Two bases are read from the stack (format.h): a stack switch's, the
  * sp saved at [sp]; a realigned stack's CFA and caller's bp, saved at
@@ -451,7 +500,7 @@ call_step(struct kunwind_state *s, const struct kunwind_rule *r,
 		*cfa = base + r->cfa_off;
 	}
 	if (ordinary) {
-		unsigned long ra_at = *cfa - KUNWIND_RA_CFA_OFF, bp_at;
+		unsigned long ra_at = kunwind_ra_at(r, *cfa), bp_at;
 
 		/*
 		 * Two compares a word, no bounds but sp's and the top's.  A
@@ -459,7 +508,10 @@ call_step(struct kunwind_state *s, const struct kunwind_rule *r,
 		 * covers ~0UL: kunwind_next() stops there.
 		 */
 		if (ra_at < sp || ra_at >= lo + last ||
-		    !load_word(s, ra_at, ra, direct) || !*ra)
+		    !load_word(s, ra_at, ra, direct))
+			return false;
+		*ra = kunwind_strip_ra(*ra);
+		if (!*ra)
 			return false;
 		if (!r->bp_off)
 			return true;
@@ -467,18 +519,20 @@ call_step(struct kunwind_state *s, const struct kunwind_rule *r,
 		return bp_at >= sp && bp_at <= ra_at &&
 		       load_word(s, bp_at, caller_bp, direct);
 	}
-	return stack_word(s, lo, last, *cfa - KUNWIND_RA_CFA_OFF, ra, false,
-			  false, direct) &&
-	       (!r->bp_off || stack_word(s, lo, last, *cfa + r->bp_off,
-					 caller_bp, false, false, direct));
+	if (!stack_word(s, lo, last, kunwind_ra_at(r, *cfa), ra, false, false,
+			direct))
+		return false;
+	*ra = kunwind_strip_ra(*ra);
+	return !r->bp_off || stack_word(s, lo, last, *cfa + r->bp_off,
+					caller_bp, false, false, direct);
 }
 
 __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 {
 	const struct kunwind_rule *r;
-	unsigned long ip, sp, bp = s->bp, base, real;
+	unsigned long ip, sp, bp = s->bp, base, real, lr = 0;
 	enum kunwind_stop why;
-	bool exact = false;
+	bool exact = false, stay = false;
 
 	if (s->stop)
 		return false;
@@ -492,8 +546,9 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 		if (!call_step(s, r, s->sp, s->bp, s->stack_lo, stack_last(s),
 			       &sp, &ip, &bp, false, direct_reads(s)))
 			return stop(s, KUNWIND_STOP_BAD_READ);
-		ip = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
+		ip = ret_addr(s, ip, kunwind_ret_key(kunwind_ra_at(r, sp), bp));
 		break;
+#if KUNWIND_ARCH_ID == KUNWIND_ARCH_ID_X86_64
 	case KUNWIND_TYPE_PLT:
 		/* The lazy-binding push in a PLT entry moved rsp. */
 		sp = kunwind_plt_cfa(r, s->ip, s->sp);
@@ -501,11 +556,12 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 			return stop(s, KUNWIND_STOP_BAD_READ);
 		ip = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
 		break;
+#endif
 	case KUNWIND_TYPE_REGS:
 	case KUNWIND_TYPE_IRET:
 	case KUNWIND_TYPE_SIGNAL:
 		if (!regs_frame(s, base + r->cfa_off, kunwind_regs_layout(r->type),
-				&ip, &sp, &bp))
+				&ip, &sp, &bp, &lr))
 			return false;
 		exact = true;
 		break;
@@ -513,10 +569,32 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 		return stop(s, KUNWIND_STOP_END);
 	case KUNWIND_TYPE_UNSUPPORTED:
 		return stop(s, KUNWIND_STOP_UNSUPPORTED);
+#ifdef KUNWIND_ARCH_HAS_LR
+	case KUNWIND_TYPE_LR:
+		/*
+		 * The return address is still in x30: known only for an
+		 * interrupted frame whose registers the walk was given; a
+		 * called frame's x30 was the call's own (even with an lr
+		 * given: KUNWIND_FIRST_CALLED).  The caller's sp may equal
+		 * this one (a leaf that allocates nothing).
+		 */
+		if (!s->exact_ip || !s->lr) {
+			if (!fp_guess(s, &ip, &sp, &bp, KUNWIND_STOP_UNSUPPORTED))
+				return false;
+			ip = ret_addr(s, ip, kunwind_ret_key(s->bp + KUNWIND_FP_RA_OFF, bp));
+			break;
+		}
+		sp = base + r->cfa_off;
+		if (r->bp_off && !read_word(s, sp + r->bp_off, &bp))
+			return stop(s, KUNWIND_STOP_BAD_READ);
+		ip = ret_addr(s, kunwind_strip_ra(s->lr), bp);
+		stay = true;
+		break;
+#endif
 	default:	/* NONE, UNDEFINED, no table */
-		if (!fp_guess(s, &ip, &sp, &bp))
+		if (!fp_guess(s, &ip, &sp, &bp, KUNWIND_STOP_NO_ROW))
 			return false;
-		ip = ret_addr(s, ip, s->bp + KUNWIND_FP_RA_OFF);
+		ip = ret_addr(s, ip, kunwind_ret_key(s->bp + KUNWIND_FP_RA_OFF, bp));
 		break;
 	}
 
@@ -527,12 +605,15 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 	 * address again: looked up at ip - 1.
 	 */
 	if (exact) {
-		real = ret_addr(s, ip, sp - KUNWIND_RA_CFA_OFF);
+		real = ret_addr(s, ip, kunwind_ret_key_returned(sp, bp));
 		exact = real == ip;
 		ip = real;
 	}
-	why = step_to(s, ip, sp, bp, exact);
-	return why ? stop(s, why) : true;
+	why = step_to(s, ip, sp, bp, exact, stay);
+	if (why)
+		return stop(s, why);
+	set_lr(s, exact ? lr : 0);
+	return true;
 }
 
 /*
@@ -550,7 +631,7 @@ tracer_step(struct kunwind_state *s, unsigned long *pc, unsigned long ret,
 	enum kunwind_stop why;
 
 	*pc = s->ip;
-	why = step_to(s, ret, cfa, caller_bp, false);
+	why = step_to(s, ret, cfa, caller_bp, false, false);
 	if (why)
 		stop(s, why);
 	return 1;
@@ -691,7 +772,9 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 				       &c.caller_bp, true, direct))
 				break;
 		}
-		ret = ret_addr(s, c.raw, c.cfa - KUNWIND_RA_CFA_OFF);
+		ret = ret_addr(s, c.raw,
+			       kunwind_ret_key(kunwind_ra_at(c.r, c.cfa),
+					       c.caller_bp));
 		if (unlikely(ret != c.raw)) {
 			tracer = true;
 			break;
@@ -709,6 +792,7 @@ call_steps(struct kunwind_state *s, unsigned long *pc, unsigned int max,
 		s->ip = c.ip;
 		s->sp = c.sp;
 		s->bp = c.bp;
+		set_lr(s, 0);
 		s->exact_ip = false;
 		s->depth += n;
 	}

@@ -247,6 +247,11 @@ enum kt_corrupt_what {
 	KT_C_VERSION,
 	KT_C_VERSION_1,
 	KT_C_FLAGS,
+	KT_C_ARCH,
+	KT_C_X86_LR,
+	KT_C_ARM64,
+	KT_C_ARM64_NO_RECORD,
+	KT_C_ARM64_PLT,
 	KT_C_SIZE,
 	KT_C_RULES,
 	KT_C_NR_ROWS,
@@ -287,7 +292,15 @@ static const struct kt_corruption kt_corruptions[] = {
 	{ "refuses_bad_magic", KUNWIND_BAD_MAGIC, KT_C_MAGIC },
 	{ "refuses_newer_version", KUNWIND_BAD_VERSION, KT_C_VERSION },
 	{ "refuses_version_1", KUNWIND_BAD_VERSION, KT_C_VERSION_1 },
-	{ "refuses_unknown_flags", KUNWIND_BAD_VERSION, KT_C_FLAGS },
+	{ "refuses_unknown_flags", KUNWIND_BAD_ARCH, KT_C_FLAGS },
+	{ "refuses_unknown_architecture", KUNWIND_BAD_ARCH, KT_C_ARCH },
+	/* Rules by the table's architecture: x86-64 has no LR, arm64 no PLT. */
+	{ "refuses_lr_rule_on_x86", KUNWIND_BAD_RULE, KT_C_X86_LR },
+	{ "accepts_arm64_table", KUNWIND_OK, KT_C_ARM64 },
+	/* arm64's return address is in the frame record: bp_off says where. */
+	{ "refuses_arm64_call_without_record", KUNWIND_BAD_RULE,
+	  KT_C_ARM64_NO_RECORD },
+	{ "refuses_plt_rule_on_arm64", KUNWIND_BAD_RULE, KT_C_ARM64_PLT },
 	{ "refuses_truncated", KUNWIND_BAD_SIZE, KT_C_SIZE },
 	{ "refuses_rules_out_of_bounds", KUNWIND_BAD_LAYOUT, KT_C_RULES },
 	{ "refuses_rows_out_of_bounds", KUNWIND_BAD_LAYOUT, KT_C_NR_ROWS },
@@ -346,6 +359,25 @@ static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
 		break;
 	case KT_C_FLAGS:
 		c->flags |= 0x100;
+		break;
+	case KT_C_ARCH:
+		c->flags = (c->flags & ~KUNWIND_FLAG_ARCH_MASK) | 2;
+		break;
+	case KT_C_X86_LR:
+		c->flags = KUNWIND_ARCH_ID_X86_64;
+		rules[1].type = KUNWIND_TYPE_LR;
+		break;
+	case KT_C_ARM64:	/* rule 1 is CALL sp+8 without a record */
+		c->flags = KUNWIND_ARCH_ID_ARM64;
+		rules[1].bp_off = -8;
+		break;
+	case KT_C_ARM64_NO_RECORD:
+		c->flags = KUNWIND_ARCH_ID_ARM64;
+		break;
+	case KT_C_ARM64_PLT:
+		c->flags = KUNWIND_ARCH_ID_ARM64;
+		rules[1].bp_off = -8;
+		rules[1].type = KUNWIND_TYPE_PLT;
 		break;
 	case KT_C_SIZE:
 		c->size = len + 8;
