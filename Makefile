@@ -13,7 +13,7 @@ WFLAGS  := -Wall -Wextra $(WERROR) -Wno-unused-parameter
 CORE_CFLAGS := -ffreestanding -fno-stack-protector -nostdlib
 
 CORE_SRC := unwind/lookup.c unwind/walk.c
-GEN_SRC  := gen/elf.c gen/arch.c gen/rows.c gen/map.c gen/cfi.c gen/cfa.c gen/hints.c gen/orc.c gen/table.c gen/build.c gen/dump.c gen/embed.c gen/asm.c
+GEN_SRC  := gen/elf.c gen/arch.c gen/rows.c gen/map.c gen/cfi.c gen/cfa.c gen/hints.c gen/arm64.c gen/orc.c gen/table.c gen/build.c gen/dump.c gen/embed.c gen/asm.c
 GEN_LIBS := -lelf
 
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)

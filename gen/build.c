@@ -22,18 +22,19 @@ void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,
 		 unsigned int *seg_shndx)
 {
 	struct cfi_rows rows = { 0 };
+	/* beyond the CFI and the hints: not in the DWARF oracles' view */
+	bool more = !(flags & (KGEN_NO_ORC | KGEN_ONLY_ORC));
+	/* ORC and retpoline thunks are x86-64's (kelf_arch()->orc) */
+	bool orc = kelf_arch(e)->orc && !(flags & KGEN_NO_ORC);
 	void *t = NULL;
 
 	memset(cs, 0, sizeof(*cs));
 	if (!(flags & KGEN_ONLY_ORC))
 		cfi_parse_file(e, frame, &rows, cs);
-	/* ORC and retpoline thunks are x86-64's (kelf_arch()->orc) */
-	if (!kelf_arch(e)->orc)
-		flags |= KGEN_NO_ORC;
 	if ((!(flags & KGEN_ONLY_ORC) && hints_apply(e, &rows, cs)) ||
-	    (!(flags & (KGEN_NO_ORC | KGEN_ONLY_ORC)) &&
-	     thunks_apply(e, &rows, cs)) ||
-	    (!(flags & KGEN_NO_ORC) && orc_apply(e, &rows, cs))) {
+	    (more && arm64_entry_apply(e, &rows, cs)) ||
+	    (more && orc && thunks_apply(e, &rows, cs)) ||
+	    (orc && orc_apply(e, &rows, cs))) {
 		fprintf(stderr, "kunwind-gen: %s: out of memory\n", kelf_path(e));
 	} else {
 		t = table_build(e, &rows, len, ts, seg_shndx);

@@ -10,6 +10,7 @@
  *   cfi.c    CIE/FDE parsing -> rows (cfi.h, dwarf.h: its own headers)
  *   cfa.c    the CFA interpreter, its rules -> kunwind rules
  *   arch.c   what differs between x86-64 and arm64 (arch.h)
+ *   arm64.c  rows for arm64's entry code, which has no CFI
  *   hints.c  assembly hints (unwind/linux/kunwind_asm.h) -> rows
  *   orc.c    the object's ORC, where no CFI row or hint says anything
  *   table.c  rows -> binary table (struct kunwind_hdr ...)
@@ -42,6 +43,7 @@ struct cfi_stats {
 	size_t orc_entries;		/* ORC entries read (orc.c) */
 	size_t orc_rows;		/* rows added from them */
 	size_t thunk_rows;		/* retpoline thunks' entries (orc.c) */
+	size_t arch_rows;		/* arm64's entry code (arm64.c) */
 	size_t sections;		/* frame sections read */
 };
 
@@ -59,7 +61,8 @@ struct table_stats {
  * sections gives an empty table (cs->sections == 0).  NULL on error,
  * reported.
  */
-#define KGEN_NO_ORC	0x1	/* CFI and hints only (the DWARF oracles' view) */
+/* CFI and hints only (the DWARF oracles' view): no ORC, no arm64 entry rows */
+#define KGEN_NO_ORC	0x1
 #define KGEN_ONLY_ORC	0x2	/* ORC only (objtool's view, tests/orc.test) */
 
 void *kgen_build(struct kelf *e, const char *frame, unsigned int flags,

@@ -12,11 +12,13 @@ static const char usage[] =
 "usage: kunwind-gen COMMAND [--frame eh_frame|debug_frame] [--no-orc|--only-orc]\n"
 "                   FILE [-o OUT]\n"
 "\n"
-"Reads the call-frame information of an ELF64 x86-64 object (relocatable\n"
-".o/.ko, executable, shared library, vmlinux) and builds a kunwind table.\n"
+"Reads the call-frame information of an ELF64 x86-64 or arm64 object\n"
+"(relocatable .o/.ko, executable, shared library, vmlinux) and builds a\n"
+"kunwind table.\n"
 "\n"
 "  dump FILE         print the rows of the table built from FILE (or of a\n"
-"                    table file), one per line: SECTION START END CFA RBP RA\n"
+"                    table file), one per line: SECTION START END CFA FP RA\n"
+"                    (FP: rbp, arm64's x29)\n"
 "  build FILE -o T   write the binary table to T (a new file renamed over T)\n"
 "  stats FILE        rows, distinct rules, unsupported rows, and bytes of\n"
 "                    the table vs .eh_frame/.debug_frame/.eh_frame_hdr/ORC\n"
@@ -163,8 +165,9 @@ static int stats(struct built *b)
 	       b->cs.cies, b->cs.fdes, b->cs.fdes_skipped, b->cs.fdes_bad);
 	printf("cfi_rows %zu\nunsupported_rows %zu\n", b->cs.rows, b->cs.unsupported);
 	printf("hints %zu\n", b->cs.hints);
-	printf("orc_entries %zu\norc_rows %zu\nthunk_rows %zu\n",
-	       b->cs.orc_entries, b->cs.orc_rows, b->cs.thunk_rows);
+	printf("orc_entries %zu\norc_rows %zu\nthunk_rows %zu\narch_rows %zu\n",
+	       b->cs.orc_entries, b->cs.orc_rows, b->cs.thunk_rows,
+	       b->cs.arch_rows);
 	printf("table_rows %zu\nmerged %zu\ngaps %zu\noverlaps %zu\n",
 	       b->ts.rows, b->ts.merged, b->ts.gaps, b->ts.overlaps);
 	printf("segments %zu\nrules %zu\nescaped_rows %zu\n", b->ts.segs,

@@ -99,6 +99,14 @@ int orc_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
  */
 int thunks_apply(struct kelf *e, struct cfi_rows *rows, struct cfi_stats *st);
 
+/*
+ * arm64.c: rows for the call sites of arm64's CFI-less entry code (after
+ * the CFI and the hints, which win); nothing for another architecture.
+ * -1 only when out of memory.  Counts into st->arch_rows.
+ */
+int arm64_entry_apply(struct kelf *e, struct cfi_rows *rows,
+		      struct cfi_stats *st);
+
 /* table.c: rows -> table */
 /*
  * Build a table from rows (any order).  Segments are the text sections the
