@@ -6,7 +6,7 @@
 # and the in-kernel profiler's PROF_DEPTH, which kunwind-guestprof's
 # samples keep too (gdb/format_py.py), then the walker's stop reasons and
 # the header's offsets (gdb/constants.c).  Included by the Makefile.
-gdb: $(O)/gdb/libkunwind.so $(O)/gdb/kunwind_format.py
+gdb: $(O)/gdb/libkunwind.so $(O)/gdb/libkunwind-arm64.so $(O)/gdb/kunwind_format.py
 
 GDB_CORE_OBJ := $(CORE_SRC:unwind/%.c=$(O)/gdb/%.pic.o)
 # wherever the in-kernel profiler defines PROF_DEPTH
@@ -21,6 +21,19 @@ $(O)/gdb/libkunwind.so: gdb/libkunwind.c gdb/libkunwind.h gdb/guestmem.c \
 		gdb/guestmem.h unwind/*.h $(GDB_CORE_OBJ)
 	$(CC) $(CFLAGS) $(WFLAGS) -fPIC -shared -o $@ gdb/libkunwind.c \
 		gdb/guestmem.c $(GDB_CORE_OBJ)
+
+# The same walker built for arm64 tables (unwind/arch-arm64.h): gdb on an
+# arm64 guest (tests/arm64.test's oracle).
+GDB_CORE_A64_OBJ := $(CORE_SRC:unwind/%.c=$(O)/gdb/arm64/%.pic.o)
+
+$(O)/gdb/arm64/%.pic.o: unwind/%.c unwind/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) $(CORE_CFLAGS) -DKUNWIND_TARGET_ARM64 -fPIC -c -o $@ $<
+
+$(O)/gdb/libkunwind-arm64.so: gdb/libkunwind.c gdb/libkunwind.h gdb/guestmem.c \
+		gdb/guestmem.h unwind/*.h $(GDB_CORE_A64_OBJ)
+	$(CC) $(CFLAGS) $(WFLAGS) -DKUNWIND_TARGET_ARM64 -fPIC -shared -o $@ \
+		gdb/libkunwind.c gdb/guestmem.c $(GDB_CORE_A64_OBJ)
 
 $(O)/gdb/constants: gdb/constants.c unwind/*.h $(GDB_CORE_OBJ)
 	$(CC) $(CFLAGS) $(WFLAGS) -o $@ gdb/constants.c $(GDB_CORE_OBJ)

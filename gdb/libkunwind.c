@@ -63,6 +63,7 @@ struct kunwind_target {
 	unsigned int nr_tables;
 	struct kt_seg *segs;		/* sorted by start, disjoint */
 	unsigned int nr_segs;
+	unsigned long lr;		/* the next walk's x30 (arm64), 0: none */
 };
 
 struct kunwind_target *kunwind_target_new(kt_read_fn read, kt_stack_fn stack,
@@ -349,6 +350,10 @@ int kunwind_target_walk(struct kunwind_target *t, unsigned long ip,
 
 	kunwind_start(&s, &target_ops, t, ip, sp, bp, max + 1,
 		      first_called ? KUNWIND_FIRST_CALLED : 0);
+#ifdef KUNWIND_ARCH_HAS_LR
+	kunwind_set_lr(&s, t->lr);
+	t->lr = 0;
+#endif
 	if (!s.stop && ip && !kunwind_code_at(&s, ip, !first_called))
 		s.stop = KUNWIND_STOP_BAD_RA;
 	if (!s.stop || s.stop == KUNWIND_STOP_BAD_READ) {
@@ -370,6 +375,16 @@ int kunwind_target_walk(struct kunwind_target *t, unsigned long ip,
 	}
 	*stop = s.stop;
 	return n;
+}
+
+/*
+ * The link register (arm64's x30) of the next walk's first frame, for a
+ * walk from a full register set; the walk uses it once.  Nothing on an
+ * architecture without one (libkunwind.so for x86-64).
+ */
+void kunwind_target_set_lr(struct kunwind_target *t, unsigned long lr)
+{
+	t->lr = lr;
 }
 
 const char *kunwind_target_stop_str(int stop)

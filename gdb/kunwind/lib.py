@@ -25,8 +25,16 @@ _STACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_ulong,
                           ctypes.POINTER(ctypes.c_int))
 _TEXT = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_ulong)
 
-_lib = None
+_libs = {}	# architecture -> the library built for it
 fmt = None
+
+
+def target_arch():
+    """'arm64' if gdb's target is AArch64, else 'x86-64' (the tables'
+    architectures: libkunwind.so walks x86-64's, libkunwind-arm64.so
+    arm64's)."""
+    out = gdb.execute('show architecture', to_string=True)
+    return 'arm64' if 'aarch64' in out else 'x86-64'
 
 
 def lib_dir():
@@ -38,13 +46,16 @@ def lib_dir():
     return os.path.join(top, os.environ.get('O', 'build'), 'gdb')
 
 
-def load():
-    """The library and the constants; gdb.GdbError if they are not built."""
-    global _lib, fmt
-    if _lib:
-        return _lib
+def load(arch=None):
+    """The library for arch (default: the target's) and the constants;
+    gdb.GdbError if they are not built."""
+    global fmt
+    arch = arch or target_arch()
+    if arch in _libs:
+        return _libs[arch]
     d = lib_dir()
-    path = os.path.join(d, 'libkunwind.so')
+    path = os.path.join(d, 'libkunwind-arm64.so' if arch == 'arm64'
+                        else 'libkunwind.so')
     if not os.path.exists(path) or \
             not os.path.exists(os.path.join(d, 'kunwind_format.py')):
         raise gdb.GdbError('kunwind: no %s (or kunwind_format.py): run '
@@ -76,7 +87,8 @@ def load():
         [ctypes.POINTER(i)] * 4 + [pu, ctypes.POINTER(i)]
     lib.kunwind_target_set_guest.argtypes = [p, p]
     lib.kunwind_target_set_stacks.argtypes = [p, pu, ctypes.c_uint]
-    _lib = lib
+    lib.kunwind_target_set_lr.argtypes = [p, u]
+    _libs[arch] = lib
     return lib
 
 
@@ -108,8 +120,8 @@ class Walker:
     once the walk has ended: never taken for an answer.
     """
 
-    def __init__(self, read, stack, text):
-        self.lib = load()
+    def __init__(self, read, stack, text, arch=None):
+        self.lib = load(arch)
         self.error = None	# the first exception of a callback in a walk
 
         def call(fn, *args):
@@ -188,8 +200,9 @@ class Walker:
         if self.lib.kunwind_target_set_stacks(self.t, flat, len(stacks)):
             raise gdb.GdbError('kunwind: %d stacks: too many' % len(stacks))
 
-    def walk(self, ip, sp, bp, first_called=False, max_frames=128):
-        """([Frame], stop reason string, complete?)"""
+    def walk(self, ip, sp, bp, first_called=False, max_frames=128, lr=0):
+        """([Frame], stop reason string, complete?); lr: arm64's x30 of
+        the first frame, for a walk from a full register set."""
         if getattr(self, '_bufs', (0,))[0] < max_frames:
             self._bufs = (max_frames, (ctypes.c_ulong * max_frames)(),
                           (ctypes.c_ulong * max_frames)(),
@@ -199,6 +212,7 @@ class Walker:
                           fmt.KUNWIND_STOP_END)
         _, ips, sps, flags, tables, stop, exact, end = self._bufs
         self.error = None
+        self.lib.kunwind_target_set_lr(self.t, lr)
         n = self.lib.kunwind_target_walk(self.t, ip, sp, bp,
                                          1 if first_called else 0,
                                          max_frames, ips, sps, flags, tables,
