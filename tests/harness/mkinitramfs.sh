@@ -38,12 +38,16 @@ who='mkinitramfs'
 out=$1
 shift
 
-# busybox-static puts a static /bin/busybox in place of the dynamic one.
-busybox=/bin/busybox
+# busybox-static puts a static /bin/busybox in place of the dynamic one;
+# KUNWIND_BUSYBOX, another static busybox (arm64-initramfs.sh's).
+busybox=${KUNWIND_BUSYBOX:-/bin/busybox}
 APT_WHO="mkinitramfs"
 # shellcheck source=scripts/apt.sh
 . "$top/scripts/apt.sh"
-apt_need busybox-static cpio || die "could not install busybox-static cpio"
+apt_need cpio || die "could not install cpio"
+if [ -z "${KUNWIND_BUSYBOX:-}" ]; then
+	apt_need busybox-static || die "could not install busybox-static"
+fi
 # ldd succeeds only on a dynamic executable.
 ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not static"
 

@@ -33,6 +33,12 @@
 # KUNWIND_QEMU (default qemu-system-x86_64) is the emulator to run: a
 # stand-in that prints a console lets tests/scripts.test check the exit
 # statuses without booting.
+#
+# KUNWIND_QEMU_ARCH=arm64 boots an arm64 kernel (KUNWIND_ARCH=arm64 test-kernel.sh's Image):
+# qemu-system-aarch64 -M virt -m 512M, console ttyAMA0, no no_timer_check
+# (x86's), -cpu max,pauth-impdef=on under TCG (pointer authentication with
+# QEMU's cheap algorithm: QARMA5 doubles the boot time), KVM only on an
+# arm64 host.
 set -euo pipefail
 
 who='qemu-run'
@@ -62,17 +68,26 @@ case "$timeout" in
 ''|*[!0-9]*) die "--timeout wants whole seconds" ;;
 esac
 
-qemu=${KUNWIND_QEMU:-qemu-system-x86_64}
+case "${KUNWIND_QEMU_ARCH:-x86_64}" in
+x86_64) qemu_def=qemu-system-x86_64 qemu_pkg=qemu-system-x86 host=x86_64
+	board=() mem=1G console='console=ttyS0' tcg_cpu=max
+	kernel_args='no_timer_check' ;;
+arm64) qemu_def=qemu-system-aarch64 qemu_pkg=qemu-system-arm host=aarch64
+	board=(-M virt) mem=512M console='console=ttyAMA0'
+	tcg_cpu=max,pauth-impdef=on kernel_args='' ;;
+*) die "KUNWIND_QEMU_ARCH: x86_64 or arm64" ;;
+esac
+qemu=${KUNWIND_QEMU:-$qemu_def}
 if [ -z "${KUNWIND_QEMU:-}" ] && ! command -v "$qemu" >/dev/null; then
-	apt_need qemu-system-x86 || die "could not install qemu-system-x86"
+	apt_need "$qemu_pkg" || die "could not install $qemu_pkg"
 fi
 command -v "$qemu" >/dev/null || die "no $qemu"
 
 accel=${KUNWIND_QEMU_ACCEL:-}
 if [ -z "$accel" ]; then
 	accel=tcg
-	if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
-			grep -qwE 'vmx|svm' /proc/cpuinfo; then
+	if [ "$(uname -m)" = "$host" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+			{ [ "$host" != x86_64 ] || grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
 		accel=kvm
 	fi
 fi
@@ -81,7 +96,7 @@ fi
 if [ "$accel" = kvm ]; then
 	cpu=${KUNWIND_QEMU_CPU:-host}
 else
-	cpu=${KUNWIND_QEMU_CPU:-max}
+	cpu=${KUNWIND_QEMU_CPU:-$tcg_cpu}
 fi
 
 # Without --log, a temporary log is kept only when the run failed.
@@ -94,11 +109,11 @@ set +e
 # stdin from /dev/null: QEMU must neither read the caller's terminal nor
 # switch it to raw mode.
 timeout -k 5 "$timeout" "$qemu" \
-	-accel "$accel" -cpu "$cpu" -m 1G -smp "$smp" \
+	"${board[@]}" -accel "$accel" -cpu "$cpu" -m "$mem" -smp "$smp" \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-serial stdio -monitor none \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 no_timer_check $append" \
+	-append "$console panic=-1 $kernel_args $append" \
 	"$@" </dev/null 2>&1 | stdbuf -o0 tr -d '\r' | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e

@@ -24,9 +24,21 @@
 # copy of this one and builds with W=1, which must not differ.
 #
 # Environment:
+#	KUNWIND_ARCH	x86_64 (default) or arm64, below
 #	KUNWIND_CACHE	cache root (default $HOME/.cache/kunwind)
-#	KUNWIND_KCONFIG	config fragment (default tests/harness/test-kernel.config)
+#	KUNWIND_KCONFIG	config fragment (default tests/harness/test-kernel.config,
+#			arm64: test-kernel-arm64.config)
 #	KUNWIND_JOBS	make -j (default: number of CPUs)
+#
+# arm64 (KUNWIND_ARCH=arm64): the same source cross-compiled
+# (ARCH=arm64, CROSS_COMPILE=aarch64-linux-gnu-, gcc-aarch64-linux-gnu
+# installed when missing) into $KUNWIND_CACHE/build-arm64-<version>-<hash>,
+# the hash covering the cross compiler.  Built: Image (what QEMU's virt
+# board boots: tests/harness/qemu-run.sh with KUNWIND_QEMU_ARCH=arm64),
+# vmlinux, the modules and modules_prepare; not Image.gz nor the device
+# trees of "make all" (the virt board makes its own).  Modules:
+#	make -C $KDIR/source O=$KDIR M=$PWD/mymod ARCH=arm64 \
+#		CROSS_COMPILE=aarch64-linux-gnu-
 #
 # The fragment's header has the measured build times; build.log ends with
 # the wall and CPU time of each build.
@@ -51,7 +63,22 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}
-frag=${KUNWIND_KCONFIG:-$here/test-kernel.config}
+# What differs between the architectures: the fragment, the compiler,
+# the build directory's name, the packages, what is built, the image.
+case ${KUNWIND_ARCH:-x86_64} in
+x86_64)
+	frag=${KUNWIND_KCONFIG:-$here/test-kernel.config}
+	cross='' tag='' cross_pkg='' targets='all modules_prepare'
+	image=arch/x86/boot/bzImage ;;
+arm64)
+	frag=${KUNWIND_KCONFIG:-$here/test-kernel-arm64.config}
+	cross=aarch64-linux-gnu- tag=arm64- cross_pkg=gcc-aarch64-linux-gnu
+	targets='Image modules modules_prepare' image=arch/arm64/boot/Image
+	export ARCH=arm64 CROSS_COMPILE=$cross ;;
+*)
+	echo "test-kernel: error: KUNWIND_ARCH: x86_64 or arm64" >&2
+	exit 1 ;;
+esac
 jobs=${KUNWIND_JOBS:-$(nproc)}
 pkg=linux-source-6.12
 tarball=/usr/src/$pkg.tar.xz
@@ -85,14 +112,14 @@ key() {
 	local ver hash
 	ver=$(dpkg-query -W -f='${Version}' $pkg 2>/dev/null |
 		tr -c 'A-Za-z0-9.+\n-' '_') && [ -n "$ver" ] || return 1
-	command -v gcc >/dev/null || return 1
+	command -v "${cross}gcc" >/dev/null || return 1
 	hash=$({
 		grep -E '^(CONFIG_|# CONFIG_.* is not set|# *base:)' "$frag"
 		grep -vE '^[[:space:]]*(#|$)' "$0"
-		gcc --version | head -n1
+		"${cross}gcc" --version | head -n1
 	} | sha256sum | cut -c1-12)
 	src=$cache/src-$ver
-	build=$cache/build-$ver-$hash
+	build=$cache/build-$tag$ver-$hash
 	log=$build/build.log
 }
 
@@ -112,8 +139,9 @@ if ! flock -n 9; then
 	flock 9
 fi
 
-need_pkgs $pkg gcc make bc bison flex libssl-dev libelf-dev cpio zstd \
-	rsync kmod xz-utils python3
+# shellcheck disable=SC2086 # $cross_pkg: none or one word
+need_pkgs $pkg gcc $cross_pkg make bc bison flex libssl-dev libelf-dev cpio \
+	zstd rsync kmod xz-utils python3
 [ -f "$tarball" ] || die "$tarball missing after installing $pkg"
 
 base=$(sed -n 's/^# *base: *\([a-z]*config\) *$/\1/p' "$frag" | head -n1)
@@ -187,8 +215,9 @@ fi
 
 # W=1, as tests/harness/builtin-kernel.sh builds: that build starts from
 # a copy of this one, and a flag of its own would compile it all again.
-kmake -j"$jobs" W=1 all modules_prepare || fail "make -j$jobs W=1 all"
-[ -f "$build/arch/x86/boot/bzImage" ] || fail "bzImage"
+# shellcheck disable=SC2086 # one word a target
+kmake -j"$jobs" W=1 $targets || fail "make -j$jobs W=1 $targets"
+[ -f "$build/$image" ] || fail "$image"
 [ -f "$build/vmlinux" ] || fail "vmlinux"
 end=$(date +%s)
 rel=$(cat "$build/include/config/kernel.release")
