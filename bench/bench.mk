@@ -31,11 +31,12 @@ $(O)/bench/kunwind-bench: $(BENCH_OBJ) $(CORE_OBJ) $(GEN_OBJ)
 # profiler's cost in Debian's 6.12 in TCG's wall time; kunwind-guestprof's
 # cost to the guest it profiles from the host), so that the host summary
 # lines come last.
-bench: $(O)/bench/kunwind-bench $(O)/kunwind-gen gdb
+bench: $(O)/bench/kunwind-bench $(O)/kunwind-gen gdb $(O)/gdb/libkunwind-arm64.so
 	bench/kernels-bench.sh
 	bench/kernel-bench.sh
 	bench/profile-bench.sh
 	bench/guestprof-bench.sh
+	O=$(O) bench/arm64-bench.sh
 	O=$(O) bench/run.sh
 
 # Built by make check too, so that an API change breaks the build, not
