@@ -50,8 +50,8 @@ if [ -z "$t" ] || [ "${d:-0}" -le 0 ]; then
 fi
 say "arm64 table kunwind/debug_frame=$(awk -v t="$t" -v d="$d" \
 	'BEGIN { printf "%.3f", t / d }') ($t bytes of $d;" \
-	"$(sed -n 's/^table_rows //p' "$out/stats") rows," \
-	"$(sed -n 's/^arch_rows //p' "$out/stats") of them for code without CFI)"
+	"$(sed -n 's/^table_rows //p' "$out/stats") rows after merging;" \
+	"$(sed -n 's/^arch_rows //p' "$out/stats") rows added for code without CFI)"
 
 fp=() kw=() n=()
 for run in 1 2 3; do

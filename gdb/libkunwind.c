@@ -107,7 +107,7 @@ int kunwind_target_add_table(struct kunwind_target *t, const void *table,
 	if (posix_memalign(&copy, 8, len ? len : 8))
 		return -1000;
 	memcpy(copy, table, len);
-	bad = kunwind_table_check(copy, len);
+	bad = kunwind_table_check_own(copy, len);
 	if (bad) {
 		free(copy);
 		return -(int)bad;

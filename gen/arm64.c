@@ -37,6 +37,8 @@
  * rows here are added after the CFI's, and the table keeps the first).
  */
 #include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "stages.h"
 
@@ -69,14 +71,19 @@ static bool vector_handler(const char *name)
 
 /*
  * The rule of the calls in function name, which of its calls it is for
- * (bl, blr or both); NULL for any other function.
+ * (bl, blr or both); NULL for any other function.  A vector handler's
+ * bl is only the one to <name>_handler (*target_name): kernel_entry may
+ * call other code (__swpan_entry_el1 with SW_TTBR0_PAN) before the
+ * pt_regs is whole.
  */
 static const struct kunwind_rule *entry_rule(const char *name, bool *bl,
-					     bool *blr)
+					     bool *blr, bool *to_handler)
 {
 	*bl = *blr = true;
+	*to_handler = false;
 	if (vector_handler(name)) {
 		*blr = false;
+		*to_handler = true;
 		return &regs_rule;
 	}
 	if (!strcmp(name, "call_on_irq_stack")) {
@@ -98,22 +105,49 @@ static bool entry_pad(u32 insn)
 	       insn == 0xd503233fu;			/* paciasp */
 }
 
-/* Is byte off of section shndx in a row?  rows sorted (cfi_rows_sort()). */
-static bool covered(const struct cfi_rows *rows, unsigned int shndx, u64 off)
+/* The bytes rows cover, per section: sorted, disjoint, merged. */
+struct span {
+	unsigned int shndx;
+	u64 start, end;
+};
+
+static struct span *spans_of(const struct cfi_rows *rows, size_t *nr)
 {
-	size_t lo = 0, hi = rows->nr;
+	struct span *sp = malloc((rows->nr ? rows->nr : 1) * sizeof(*sp));
+	size_t i, n = 0;
 
-	while (lo < hi) {
+	if (!sp)
+		return NULL;
+	for (i = 0; i < rows->nr; i++) {	/* sorted by section, start */
+		const struct cfi_row *r = &rows->row[i];
+
+		if (n && sp[n - 1].shndx == r->shndx && r->start <= sp[n - 1].end) {
+			if (r->end > sp[n - 1].end)
+				sp[n - 1].end = r->end;
+			continue;
+		}
+		sp[n++] = (struct span){ r->shndx, r->start, r->end };
+	}
+	*nr = n;
+	return sp;
+}
+
+/* Is byte off of section shndx covered by one of the nr spans? */
+static bool covered(const struct span *sp, size_t nr, unsigned int shndx,
+		    u64 off)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {		/* the first span ending after off */
 		size_t mid = lo + (hi - lo) / 2;
-		const struct cfi_row *r = &rows->row[mid];
 
-		if (r->shndx < shndx || (r->shndx == shndx && r->end <= off))
+		if (sp[mid].shndx < shndx ||
+		    (sp[mid].shndx == shndx && sp[mid].end <= off))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < rows->nr && rows->row[lo].shndx == shndx &&
-	       rows->row[lo].start <= off;
+	return lo < nr && sp[lo].shndx == shndx && sp[lo].start <= off;
 }
 
 /*
@@ -121,28 +155,27 @@ static bool covered(const struct cfi_rows *rows, unsigned int shndx, u64 off)
  * one a row covers, if every instruction before it is a pad (at most 4);
  * for a function no row covers, its first instruction.
  */
-static int pad_rows(struct kelf *e, struct cfi_rows *rows, size_t nr,
+static int pad_rows(struct cfi_rows *rows, const struct span *sp, size_t nr,
 		    const struct kelf_sym *s, const struct ksec *sec, u64 off,
 		    struct cfi_stats *st)
 {
 	static const struct kunwind_rule lr = {
 		.type = KUNWIND_TYPE_LR, .reg = KUNWIND_REG_SP,
 	};
-	struct cfi_rows cfi = { rows->row, nr, nr };
 	u64 end = off;
 	u32 insn;
 
-	if (covered(&cfi, s->shndx, off))
+	if (covered(sp, nr, s->shndx, off))
 		return 0;
 	while (end - off < 4 * A64_INSN && end + A64_INSN <= sec->size &&
-	       !covered(&cfi, s->shndx, end)) {
+	       !covered(sp, nr, s->shndx, end)) {
 		memcpy(&insn, sec->data + end, sizeof(insn));
 		if (!entry_pad(insn))
 			break;
 		end += A64_INSN;
 	}
 	/* the pads up to the CFI's first row; else the first instruction */
-	if (end == off || !covered(&cfi, s->shndx, end))
+	if (end == off || !covered(sp, nr, s->shndx, end))
 		end = off + A64_INSN;
 	if (cfi_rows_add(rows, s->shndx, off, end, &lr))
 		return -1;
@@ -151,46 +184,88 @@ static int pad_rows(struct kelf *e, struct cfi_rows *rows, size_t nr,
 	return 0;
 }
 
+/* Symbol i as a function in text: its section and offset range there. */
+static bool text_sym(struct kelf *e, size_t i, struct kelf_sym *s,
+		     const struct ksec **sec, u64 *off, u64 *end)
+{
+	if (!kelf_sym(e, i, s) || !s->name || s->type == STT_SECTION)
+		return false;
+	*sec = kelf_sec(e, s->shndx);
+	if (!*sec || !(*sec)->data || !((*sec)->flags & SHF_EXECINSTR))
+		return false;
+	*off = s->value - (kelf_type(e) == ET_REL ? 0 : (*sec)->addr);
+	*end = *off + s->size;
+	return *off < (*sec)->size && *end <= (*sec)->size && !(*off % A64_INSN);
+}
+
+/* The rows of function s's calls (entry_rule()); vmlinux only. */
+static int call_rows(struct kelf *e, struct cfi_rows *rows,
+		     const struct kelf_sym *s, const struct ksec *sec,
+		     u64 off, u64 end, struct cfi_stats *st)
+{
+	const struct kunwind_rule *r;
+	struct kelf_sym h;
+	char name[128];
+	bool bl, blr, to_handler;
+	u64 handler = 0, target;
+	u32 insn;
+
+	r = entry_rule(s->name, &bl, &blr, &to_handler);
+	if (!r || kelf_type(e) == ET_REL)
+		return 0;
+	if (to_handler) {
+		if (snprintf(name, sizeof(name), "%s_handler", s->name) >=
+		    (int)sizeof(name) || !kelf_sym_by_name(e, name, &h))
+			return 0;
+		handler = h.value;
+	}
+	for (; off < end; off += A64_INSN) {
+		memcpy(&insn, sec->data + off, sizeof(insn));
+		if (!(bl && A64_IS_BL(insn)) && !(blr && A64_IS_BLR(insn)))
+			continue;
+		/* bl's target: pc + imm26 * 4, imm26 signed */
+		target = sec->addr + off +
+			 (u64)((s64)((u64)(insn & 0x3ffffffu) << 38) >> 36);
+		if (to_handler && target != handler)
+			continue;
+		if (cfi_rows_add(rows, s->shndx, off, off + A64_INSN, r))
+			return -1;
+		if (st)
+			st->arch_rows++;
+	}
+	return 0;
+}
+
+/*
+ * The call rows first, then the pads: where a function's first
+ * instruction is a call (ret_from_fork's bl), its rule is the call's (the
+ * table keeps the first of two rows at one address).  The pads look at
+ * the rows before them, CFI and calls.
+ */
 int arm64_entry_apply(struct kelf *e, struct cfi_rows *rows,
 		      struct cfi_stats *st)
 {
 	size_t i, nr, nr_syms = kelf_nr_syms(e);
-	const struct kunwind_rule *r;
 	const struct ksec *sec;
 	struct kelf_sym s;
-	bool bl, blr;
+	struct span *sp;
 	u64 off, end;
-	u32 insn;
+	int err = 0;
 
 	if (kelf_arch(e) != &kgen_arch_arm64)
 		return 0;
+	for (i = 0; i < nr_syms && !err; i++)
+		if (text_sym(e, i, &s, &sec, &off, &end))
+			err = call_rows(e, rows, &s, sec, off, end, st);
+	if (err)
+		return -1;
 	cfi_rows_sort(rows);
-	nr = rows->nr;		/* the pads look at the CFI's rows only */
-	for (i = 0; i < nr_syms; i++) {
-		if (!kelf_sym(e, i, &s) || !s.name || s.type == STT_SECTION)
-			continue;
-		sec = kelf_sec(e, s.shndx);
-		if (!sec || !sec->data || !(sec->flags & SHF_EXECINSTR))
-			continue;
-		off = s.value - (kelf_type(e) == ET_REL ? 0 : sec->addr);
-		end = off + s.size;
-		if (off >= sec->size || end > sec->size || off % A64_INSN)
-			continue;
-		if (s.type == STT_FUNC &&
-		    pad_rows(e, rows, nr, &s, sec, off, st))
-			return -1;
-		r = entry_rule(s.name, &bl, &blr);
-		if (!r)
-			continue;
-		for (; off < end; off += A64_INSN) {
-			memcpy(&insn, sec->data + off, sizeof(insn));
-			if (!(bl && A64_IS_BL(insn)) && !(blr && A64_IS_BLR(insn)))
-				continue;
-			if (cfi_rows_add(rows, s.shndx, off, off + A64_INSN, r))
-				return -1;
-			if (st)
-				st->arch_rows++;
-		}
-	}
-	return 0;
+	sp = spans_of(rows, &nr);
+	if (!sp)
+		return -1;
+	for (i = 0; i < nr_syms && !err; i++)
+		if (text_sym(e, i, &s, &sec, &off, &end) && s.type == STT_FUNC)
+			err = pad_rows(rows, sp, nr, &s, sec, off, st);
+	free(sp);
+	return err;
 }

@@ -261,6 +261,9 @@ struct kunwind_rule cfa_to_rule(const struct cie *cie,
 {
 	struct kunwind_rule r = { 0 };
 
+	/* The return address in another column than the ABI's: not said. */
+	if (cie->ra_reg != cie->arch->dw_ra)
+		return unsupported();
 	cie->arch->to_rule(s, &r);
 	return r;
 }
@@ -324,10 +327,13 @@ void cfa_to_rule_arm64(const struct cfi_state *s, struct kunwind_rule *r)
 	} else if (s->cfa.kind == CFA_NONE) {
 		r->type = KUNWIND_TYPE_UNDEFINED;
 		r->bp_off = 0;
-	} else if (s->ra.kind == R_SAME) {
+	} else if (s->ra.kind == R_SAME &&
+		   (!r->bp_off || r->bp_off <= -KUNWIND_FRAME_RECORD_SIZE / 2)) {
 		r->type = KUNWIND_TYPE_LR;
 	} else if (s->ra.kind == R_OFFSET && s->bp.kind == R_OFFSET &&
-		   s->ra.off == s->bp.off + 8) {
+		   s->ra.off == s->bp.off + 8 &&
+		   s->bp.off <= -KUNWIND_FRAME_RECORD_SIZE) {
+		/* a frame record wholly below the CFA (format.h) */
 		r->type = KUNWIND_TYPE_CALL;
 	} else {
 		*r = unsupported();

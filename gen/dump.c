@@ -48,10 +48,14 @@ void dump_rule(FILE *f, const struct kunwind_rule *r, const struct kgen_arch *a)
 			fputs(" c-8", f);
 		break;
 	case KUNWIND_TYPE_END:
-	case KUNWIND_TYPE_LR:	/* in x30: readelf says "u", no rule */
 		dump_cfa(f, r, "", a);
 		dump_bp(f, r);
 		fputs(" u", f);
+		break;
+	case KUNWIND_TYPE_LR:	/* still in x30: readelf's "u", no rule */
+		dump_cfa(f, r, "", a);
+		dump_bp(f, r);
+		fputs(" x30", f);
 		break;
 	case KUNWIND_TYPE_PLT:
 		fputs("exp:plt u c-8", f);

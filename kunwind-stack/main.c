@@ -106,9 +106,9 @@ static void module_load(struct core *core, struct module *mod)
 	mod->table = kgen_build(mod->elf, NULL, 0, &len, &cs, &ts, NULL);
 	if (!mod->table)
 		fprintf(stderr, "kunwind-stack: %s: no table\n", mod->path);
-	else if (kunwind_table_check(mod->table, len) != KUNWIND_OK) {
+	else if (kunwind_table_check_own(mod->table, len) != KUNWIND_OK) {
 		fprintf(stderr, "kunwind-stack: %s: bad table: %s\n", mod->path,
-			kunwind_bad_str(kunwind_table_check(mod->table, len)));
+			kunwind_bad_str(kunwind_table_check_own(mod->table, len)));
 		free(mod->table);
 		mod->table = NULL;
 	}

@@ -93,7 +93,8 @@ class Oracle:
                       idle=0, gdb_caller_busy=0, fp_lost_busy=0,
                       kunwind_lost_busy=0, k_longer=0, g_longer=0,
                       module=0, vector=0, k_short_bad=0, stray_sigint=0,
-                      fp_right=0, fp_right_equal=0, fp_right_differ=0)
+                      fp_right=0, fp_right_equal=0, fp_right_differ=0,
+                      module_steps=0)
         self.entry = (self.addr('__entry_text_start'),
                       self.addr('__entry_text_end'))
         self.idle = self.addr('cpu_do_idle')
@@ -208,8 +209,10 @@ class Oracle:
             self.n['gdb_short'] += 1
             return
         self.n['compared'] += 1
-        self.n['module'] += any(lo <= a < hi for a in k
-                                for lo, hi in self.modules)
+        in_mod = [any(lo <= a < hi for lo, hi in self.modules) for a in k]
+        self.n['module'] += any(in_mod)
+        # steps out of a module frame: the module's table walked them
+        self.n['module_steps'] += sum(in_mod[:-1])
         idle = 0 <= pc - self.idle < 0x40
         self.n['idle'] += idle
         if k[:m] == g[:m]:
@@ -219,9 +222,13 @@ class Oracle:
             self.n['k_longer'] += len(k) > len(g)
             self.n['g_longer'] += len(g) > len(k)
             # kunwind may stop short of gdb only where it has no row (and
-            # says so) or the stack ends; never on a step that failed
-            if len(g) > len(k) and why not in ('no unwind row',
-                                               'end of stack'):
+            # says so) or the stack ends (gdb then goes on, if at all, out
+            # of the kernel's text: a user pc); never on a step that
+            # failed, nor at an end of stack gdb walks on from in the
+            # kernel
+            if len(g) > len(k) and (
+                    why not in ('no unwind row', 'end of stack') or
+                    (why == 'end of stack' and self.is_text(g[len(k)]))):
                 self.n['k_short_bad'] += 1
                 if self.reported < 10:
                     self.reported += 1
@@ -356,7 +363,7 @@ def main():
     gdb.write('arm64_oracle ' + ' '.join(
         '%s=%d' % (k, o.n[k]) for k in (
             'stops', 'samples', 'vector', 'kernel', 'user', 'compared',
-            'module',
+            'module', 'module_steps',
             'equal',
             'differ', 'k_short_bad', 'k_longer', 'g_longer', 'entry',
             'fp_right', 'fp_right_equal', 'fp_right_differ', 'gdb_caller', 'fp_lost', 'kunwind_lost',

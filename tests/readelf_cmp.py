@@ -32,8 +32,11 @@ that comes from the relocation of the FDE's pc_begin in `readelf -rW`
 values, relocated or not, are shifted onto it.
 
 arm64 (AArch64 files, by readelf -h): the CFA is sp+N / x29+N, the
-frame pointer column is x29; ra u (no rule: still in x30) -> u, c-N ->
-the same where it is x29's c-M plus 8 (a frame record), else the row is
+frame pointer column is x29; ra u -> u or x30 (readelf prints "u" both
+for undefined, the dump's u, end of stack, and for no rule, the dump's
+x30, still in x30: readelf cannot tell them apart, tests/arm64.test
+checks the ends of stack it knows), c-N -> the same where it is x29's c-M
+plus 8 (a frame record at least 16 bytes below the CFA), else the row is
 unsupported.
 
 Checks: every readelf row (not unsupported) has the same rule in the
@@ -252,7 +255,7 @@ def expect(cfa, cols):
             return 'other', ARCH['fp'] + ' ' + rbp
     if ARCH['arm64']:
         # the return address in x30, or the frame record's second word
-        if ra != 'u' and (rbp == 'u' or
+        if ra != 'u' and (rbp == 'u' or int(rbp[1:]) > -16 or
                           ra != 'c%+d' % (int(rbp[1:]) + 8)):
             return 'other', 'ra ' + ra
     elif ra not in ('u', 'c-8'):
@@ -440,6 +443,8 @@ def compare(ivs, fde_ranges, dump, etype, secs, res):
                     % hx(iv.key, cur, d[1])
             cur = d[2]
             got = '%s %s %s' % d[3:]
+            if ARCH['arm64'] and d[5] == 'x30':
+                got = '%s %s u' % d[3:5]	# readelf: "u" (see the top)
             if iv.kind == 'cmp':
                 if got != iv.rule:
                     problem = problem or 'dump ' + fmt_dump(d)

@@ -152,6 +152,12 @@
  * only (KUNWIND_BAD_ARCH).
  */
 #define KUNWIND_FLAG_ARCH_MASK	0xf
+/*
+ * arm64's frame record, {x29, x30}: a CALL rule's lies wholly below its
+ * CFA (bp_off <= -16), an LR rule's saved x29 below it (bp_off <= -8),
+ * as in any frame GCC makes; the walker's bounds rely on it.
+ */
+#define KUNWIND_FRAME_RECORD_SIZE 16
 #define KUNWIND_ARCH_ID_X86_64	0
 #define KUNWIND_ARCH_ID_ARM64	1
 

@@ -76,6 +76,27 @@ static __kunwind_walk inline unsigned int kunwind_table_arch(const struct kunwin
 }
 
 /**
+ * kunwind_table_check_own() - kunwind_table_check() for this build's walker
+ * @table: the table, 8-byte aligned
+ * @len: bytes readable at @table
+ *
+ * What a registry of tables to walk asks: a valid table of the
+ * architecture this walker is built for (KUNWIND_BAD_ARCH otherwise).
+ *
+ * Context: as kunwind_table_check().
+ * Return: KUNWIND_OK, or the first reason found to refuse the table.
+ */
+static inline enum kunwind_bad kunwind_table_check_own(const void *table,
+						       unsigned long len)
+{
+	enum kunwind_bad bad = kunwind_table_check(table, len);
+
+	if (!bad && kunwind_table_arch(table) != KUNWIND_ARCH_ID)
+		bad = KUNWIND_BAD_ARCH;
+	return bad;
+}
+
+/**
  * kunwind_bad_str() - name a reason for refusing a table
  * @why: what kunwind_table_check() returned
  *

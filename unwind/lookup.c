@@ -115,9 +115,12 @@ static bool rule_ok(const struct kunwind_rule *r, unsigned int arch)
 	if (arch == KUNWIND_ARCH_ID_ARM64) {
 		switch (r->type) {
 		case KUNWIND_TYPE_CALL:	/* the record holds the return address */
-			return sp_or_bp(r) && r->bp_off;
+			return sp_or_bp(r) &&
+			       r->bp_off <= -KUNWIND_FRAME_RECORD_SIZE;
 		case KUNWIND_TYPE_LR:
-			return sp_or_bp(r);
+			return sp_or_bp(r) &&
+			       (!r->bp_off ||
+				r->bp_off <= -KUNWIND_FRAME_RECORD_SIZE / 2);
 		}
 		return false;
 	}

@@ -340,9 +340,10 @@ static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 	/*
 	 * arm64's record is at the bottom of the frame, not at the CFA: the
 	 * caller's sp is exact only by its own row.  A function that calls
-	 * has pointed x29 at its record, at its CFA + bp_off, so an sp-based
-	 * call rule gives the sp it called with.  Else x29 + 16 is a lower
-	 * bound, right for a bp-based rule and for another guess.
+	 * has pointed x29 at its record (with frame pointers, as the kernel
+	 * is built), at its CFA + bp_off, so an sp-based call rule gives the
+	 * sp it called with.  Else x29 + 16 is a lower bound, right for a
+	 * bp-based rule and for another guess.  A guess either way.
 	 */
 	if (*ip) {
 		const struct kunwind_rule *r = lookup(s, *ip - 1);
@@ -510,6 +511,14 @@ call_step(struct kunwind_state *s, const struct kunwind_rule *r,
 		if (ra_at < sp || ra_at >= lo + last ||
 		    !load_word(s, ra_at, ra, direct))
 			return false;
+#ifdef KUNWIND_ARCH_HAS_LR
+		/*
+		 * arm64's record is below the CFA (lookup.c), so the CFA is
+		 * above sp; not, as x86's return address says, on the stack.
+		 */
+		if (*cfa - lo > last + sizeof(long))
+			return false;
+#endif
 		*ra = kunwind_strip_ra(*ra);
 		if (!*ra)
 			return false;
@@ -579,6 +588,11 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 		 * this one (a leaf that allocates nothing).
 		 */
 		if (!s->exact_ip || !s->lr) {
+			/*
+			 * The guess: x29 is still the caller's, so its record
+			 * gives the caller's caller; the caller is lost (as in
+			 * arm64's own walk), the walk unreliable.
+			 */
 			if (!fp_guess(s, &ip, &sp, &bp, KUNWIND_STOP_UNSUPPORTED))
 				return false;
 			ip = ret_addr(s, ip, kunwind_ret_key(s->bp + KUNWIND_FP_RA_OFF, bp));

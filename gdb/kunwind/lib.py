@@ -239,10 +239,20 @@ class Walker:
         return tuple(x.value for x in v) + (start.value, table.value)
 
 
-def rule_str(rule):
-    """A rule in the notation of kunwind-gen dump (Documentation/gen.rst)."""
+def rule_str(rule, arch=None):
+    """A rule in the notation of kunwind-gen dump (Documentation/gen.rst),
+    for arch (default: the target's)."""
     typ, reg, cfa, bp = rule[:4]
     f = fmt
+    if (arch or target_arch()) == 'arm64':
+        base = {f.KUNWIND_REG_SP: 'sp', f.KUNWIND_REG_BP: 'x29'}.get(reg, '?')
+        x29 = 'c%+d' % bp if bp else 'u'
+        if typ == f.KUNWIND_TYPE_CALL:
+            return '%s%+d %s c%+d' % (base, cfa, x29, bp + 8)
+        if typ == f.KUNWIND_TYPE_LR:
+            return '%s%+d %s x30' % (base, cfa, x29)
+        if typ == f.KUNWIND_TYPE_REGS:
+            return 'regs:%s%+d regs regs' % (base, cfa)
     base = {f.KUNWIND_REG_SP: 'rsp', f.KUNWIND_REG_BP: 'rbp',
             f.KUNWIND_REG_SP_INDIRECT: '*rsp'}.get(reg, '?')
     rbp = 'c%+d' % bp if bp else 'u'

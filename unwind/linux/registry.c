@@ -139,7 +139,7 @@ kunwind_register_table(const char *name, struct module *mod,
 	const char *why;
 	int err;
 
-	bad = kunwind_table_check(table, len);
+	bad = kunwind_table_check_own(table, len);
 	if (bad) {
 		pr_warn("%s: table refused: %s\n", name, kunwind_bad_str(bad));
 		return ERR_PTR(-EINVAL);

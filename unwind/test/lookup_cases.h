@@ -251,6 +251,7 @@ enum kt_corrupt_what {
 	KT_C_X86_LR,
 	KT_C_ARM64,
 	KT_C_ARM64_NO_RECORD,
+	KT_C_ARM64_RECORD_AT_CFA,
 	KT_C_ARM64_PLT,
 	KT_C_SIZE,
 	KT_C_RULES,
@@ -300,6 +301,9 @@ static const struct kt_corruption kt_corruptions[] = {
 	/* arm64's return address is in the frame record: bp_off says where. */
 	{ "refuses_arm64_call_without_record", KUNWIND_BAD_RULE,
 	  KT_C_ARM64_NO_RECORD },
+	/* ... and the record must lie below the CFA, as the walker assumes */
+	{ "refuses_arm64_record_not_below_cfa", KUNWIND_BAD_RULE,
+	  KT_C_ARM64_RECORD_AT_CFA },
 	{ "refuses_plt_rule_on_arm64", KUNWIND_BAD_RULE, KT_C_ARM64_PLT },
 	{ "refuses_truncated", KUNWIND_BAD_SIZE, KT_C_SIZE },
 	{ "refuses_rules_out_of_bounds", KUNWIND_BAD_LAYOUT, KT_C_RULES },
@@ -368,6 +372,11 @@ static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
 		rules[1].type = KUNWIND_TYPE_LR;
 		break;
 	case KT_C_ARM64:	/* rule 1 is CALL sp+8 without a record */
+		c->flags = KUNWIND_ARCH_ID_ARM64;
+		rules[1].cfa_off = 16;
+		rules[1].bp_off = -16;
+		break;
+	case KT_C_ARM64_RECORD_AT_CFA:	/* its x30 would be the CFA's word */
 		c->flags = KUNWIND_ARCH_ID_ARM64;
 		rules[1].bp_off = -8;
 		break;
@@ -485,6 +494,33 @@ static void kt_check_table(KT_TEST *test, const struct kt_corruption *c)
 	got = kunwind_table_check(copy, len);
 	KT_EXPECT(test, got == c->want, "expected \"%s\", got \"%s\"",
 		  kunwind_bad_str(c->want), kunwind_bad_str(got));
+}
+
+/*
+ * A table of another architecture is valid (tools read it) but no table
+ * for this walker's registries (kunwind_table_check_own()).
+ */
+static void kt_check_own_refuses_another_architecture(KT_TEST *test)
+{
+	struct kunwind_hdr *t, *copy;
+	unsigned long len;
+	enum kunwind_bad got;
+
+	t = kt_small_table(test, &len);
+	copy = t ? KT_ZALLOC(test, len) : NULL;
+	if (!copy)
+		return;
+	kt_copy(copy, t, len);
+	KT_EXPECT(test, !kunwind_table_check_own(copy, len),
+		  "its own table refused");
+	kt_corrupt(copy, len, KT_C_ARM64);
+	if (KUNWIND_ARCH_ID == KUNWIND_ARCH_ID_ARM64)
+		copy->flags = KUNWIND_ARCH_ID_X86_64;
+	got = kunwind_table_check_own(copy, len);
+	KT_EXPECT(test, !kunwind_table_check(copy, len) &&
+		  got == KUNWIND_BAD_ARCH,
+		  "another architecture's valid table: \"%s\"",
+		  kunwind_bad_str(got));
 }
 
 static void kt_check_refuses_misaligned_or_short_buffer(KT_TEST *test)
@@ -685,6 +721,8 @@ static const struct kt_scenario kt_lookup_scenarios[] = {
 	  kt_lookup_relocated_segments_answer_for_their_own_text },
 	{ "check_refuses_misaligned_or_short_buffer",
 	  kt_check_refuses_misaligned_or_short_buffer },
+	{ "check_own_refuses_another_architecture",
+	  kt_check_own_refuses_another_architecture },
 	{ "check_every_flipped_bit_is_refused_or_safe",
 	  kt_check_every_flipped_bit_is_refused_or_safe },
 	{ "check_every_flipped_escape_bit_is_refused_or_safe",

@@ -22,6 +22,7 @@
  *   0x1300 end: end of stack        0x1400 regs: pt_regs at sp
  *   0x1500 unsupported
  *   0x1600 prologue: CFA sp+16, the record not saved yet (x30)
+ *   0x1700 far: CFA x29+0x100, record at c-0x100 (at x29)
  *   0x1800 gap (no row)
  */
 static const struct kt_row kt_arm64_rows[] = {
@@ -32,6 +33,7 @@ static const struct kt_row kt_arm64_rows[] = {
 	{ 0x400, 0x500, { 0, 0, KUNWIND_TYPE_REGS, KUNWIND_REG_SP } },
 	{ 0x500, 0x600, { 0, 0, KUNWIND_TYPE_UNSUPPORTED, 0 } },
 	{ 0x600, 0x700, { 16, 0, KUNWIND_TYPE_LR, KUNWIND_REG_SP } },
+	{ 0x700, 0x800, { 0x100, -0x100, KUNWIND_TYPE_CALL, KUNWIND_REG_BP } },
 };
 
 /* A user-half return address signed (PAC in bits 48-54 and 56-63). */
@@ -296,6 +298,29 @@ static void kt_walk_arm64_trampoline_keyed_by_callers_fp(KT_TEST *test)
 	kt_a64_expect(test, f, KUNWIND_STOP_END, 2, ip, NULL);
 }
 
+/*
+ * A CFA past the stack's top (x29 near it, the record far below the
+ * CFA): the return address is on the stack, the caller's sp is not.  No
+ * frame there, by kunwind_next() or by kunwind_trace()'s fast path, which
+ * on x86 may take the return address's place on the stack for the CFA's.
+ */
+static void kt_walk_arm64_cfa_past_the_top_is_no_frame(KT_TEST *test)
+{
+	static const unsigned long ip[] = { 0x1710 };
+	struct kt_fake *f = kt_a64_new(test);
+	unsigned int round;
+
+	if (!f)
+		return;
+	kt_put(f, KT_TOP - 0x20, 0);			/* the record */
+	kt_put(f, KT_TOP - 0x18, 0x1350);
+	for (round = 0; round < 2; round++) {		/* next, then trace */
+		f->trace = round;
+		kt_walk(f, 0x1710, KT_STACK, KT_TOP - 0x20, 0);
+		kt_a64_expect(test, f, KUNWIND_STOP_BAD_READ, 1, ip, NULL);
+	}
+}
+
 /* Another architecture's table: no segment for this walker. */
 static void kt_walk_arm64_foreign_table_is_no_table(KT_TEST *test)
 {
@@ -335,6 +360,8 @@ static const struct kt_scenario kt_walk_arm64_scenarios[] = {
 	  kt_walk_arm64_guess_takes_sp_from_callers_row },
 	{ "walk_arm64_trampoline_keyed_by_callers_fp",
 	  kt_walk_arm64_trampoline_keyed_by_callers_fp },
+	{ "walk_arm64_cfa_past_the_top_is_no_frame",
+	  kt_walk_arm64_cfa_past_the_top_is_no_frame },
 	{ "walk_arm64_foreign_table_is_no_table",
 	  kt_walk_arm64_foreign_table_is_no_table },
 };
