@@ -546,6 +546,23 @@ enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
 				  unsigned long sp, unsigned long bp,
 				  bool exact);
 
+#ifdef KUNWIND_ARCH_HAS_LR
+/**
+ * kunwind_fp_step() - step by the frame record at the frame pointer
+ * @s: a started walk
+ *
+ * The guess kunwind_next() takes where no row is with
+ * KUNWIND_FP_FALLBACK, taken once by a caller that falls back itself
+ * (kunwind.ko on arm64, as the kernel's own unwinder steps): the return
+ * address after the record at x29, the caller's x29 in it, the caller's
+ * sp from the caller's row or x29 + 16.  It marks the walk unreliable.
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: true with the frame current; false with @s->stop as it was.
+ */
+bool kunwind_fp_step(struct kunwind_state *s);
+#endif
+
 /**
  * kunwind_frame_addr() - the address whose row describes the current frame
  * @s: a started walk

@@ -454,6 +454,29 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
 	return step_to(s, ip, sp, bp, exact, false);
 }
 
+#ifdef KUNWIND_ARCH_HAS_LR
+__kunwind_walk bool kunwind_fp_step(struct kunwind_state *s)
+{
+	enum kunwind_stop was = s->stop, why;
+	unsigned int flags = s->flags;
+	unsigned long ip, sp, bp;
+	bool ok;
+
+	s->stop = KUNWIND_STOP_NONE;
+	s->flags |= KUNWIND_FP_FALLBACK;
+	ok = fp_guess(s, &ip, &sp, &bp, KUNWIND_STOP_NO_ROW);
+	s->flags = flags;
+	if (ok) {
+		ip = ret_addr(s, ip, kunwind_ret_key(s->bp + KUNWIND_FP_RA_OFF, bp));
+		why = step_to(s, ip, sp, bp, false, false);
+		if (!why)
+			return true;
+	}
+	s->stop = was;
+	return false;
+}
+#endif
+
 /*
  * The CALL step, the algorithm itself, written once for kunwind_next()
  * and call_steps(): the CFA (the caller's sp) is a base register, sp or

@@ -16,20 +16,6 @@
 #include "registry_lookup.h"
 #include "symbols.h"
 
-/*
- * The caller's frame, for starting from current: ip is the return
- * address into the caller of the function this expands in, sp the
- * caller's sp after the return, bp its rbp.  Forces a frame pointer in
- * that function (see __builtin_frame_address()).
- */
-#define kunwind_caller_frame(ip, sp, bp)				\
-do {									\
-	unsigned long *__fp = __builtin_frame_address(0);		\
-	(ip) = (unsigned long)__builtin_return_address(0);		\
-	(sp) = (unsigned long)(__fp + 2);				\
-	(bp) = __fp[0];							\
-} while (0)
-
 /* ---- walks --------------------------------------------------------- */
 
 /*
@@ -89,12 +75,16 @@ start_walk(struct kunwind_kstate *w, struct task_struct *task,
 	   struct pt_regs *regs)
 {
 	unsigned long ip, sp, bp;
+	bool called;
 
 	if (regs)
 		return kunwind_walk_start_regs(w, regs);
 	if (!task || task == current) {
-		kunwind_caller_frame(ip, sp, bp);
-		return kunwind_walk_start(w, current, ip, sp, bp, true);
+		/* the arch header's: the caller's frame, or this one's */
+		kunwind_caller_frame(ip, sp, bp, called);
+		if (called)
+			return kunwind_walk_start(w, current, ip, sp, bp, true);
+		return kunwind_walk_start_here(w, ip, sp, bp);
 	}
 	return kunwind_walk_start_task(w, task);
 }
@@ -263,16 +253,17 @@ static __kunwind_walk __printf(1, 2) void show_line(const char *fmt, ...)
  * guess, %pB for a return address (symbolised at ip - 1), and for the ip
  * of a register or iret frame, exact, the kernel's "RIP: cs:%pS" line
  * (kernel mode: a user-mode frame ends the walk before it is reported,
- * so cs is __KERNEL_CS).  kunwind adds "(orc)" where the ORC fallback
- * made the step, and brackets the stacks like dump_stack(): <IRQ> ...
- * </IRQ> <TASK>.
+ * so cs is __KERNEL_CS; arm64's is " pc : %pS").  kunwind adds "(orc)"
+ * where the ORC fallback made the step (arm64: "(fp)", the frame-record
+ * one), and brackets the stacks like dump_stack(): <IRQ> ... </IRQ>
+ * <TASK>.
  */
 static __kunwind_walk bool show_frame(void *cookie, const struct kunwind_frame *f)
 {
 	struct show_args *a = cookie;
 	const char *lvl = a->p->loglvl;
 	const char *stack;
-	const char *orc = f->flags & KUNWIND_FRAME_ORC ? " (orc)" : "";
+	const char *orc = f->flags & KUNWIND_FRAME_ORC ? KUNWIND_FALLBACK_TAG : "";
 
 	if (a->skip) {
 		a->skip--;
@@ -291,8 +282,7 @@ static __kunwind_walk bool show_frame(void *cookie, const struct kunwind_frame *
 	if (f->flags & KUNWIND_FRAME_GUESS)
 		show_line("%s ? %pBb%s\n", lvl, (void *)f->ip, orc);
 	else if (f->flags & KUNWIND_FRAME_REGS)
-		show_line("%sRIP: %04x:%pS%s\n", lvl, __KERNEL_CS,
-			  (void *)f->ip, orc);
+		show_line(KUNWIND_REGS_LINE(lvl, f->ip, orc));
 	else
 		show_line("%s %pBb%s\n", lvl, (void *)f->ip, orc);
 	return true;
@@ -325,7 +315,7 @@ static __kunwind_walk unsigned int show_walk(struct kunwind_kstate *w, bool firs
 		show_line("%skunwind: walk stopped: %s\n", lvl,
 			  kunwind_stop_str(stop));
 	show_line(
-		"%skunwind: steps: %u by tables, %u by the ORC fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u), %u tracer return addresses undone\n",
+		"%skunwind: steps: %u by tables, %u by the " KUNWIND_FALLBACK_NAME " fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u), %u tracer return addresses undone\n",
 		lvl, w->steps.tables, kunwind_steps_fallback(&w->steps),
 		w->steps.fallback[KUNWIND_FALLBACK_NO_TABLE],
 		w->steps.fallback[KUNWIND_FALLBACK_NO_ROW],

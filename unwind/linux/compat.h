@@ -4,13 +4,14 @@
  * on, in one place (force-included by Kbuild, like WireGuard's compat.h):
  * nothing else in unwind/linux/ tests LINUX_VERSION_CODE or reaches for
  * kernel internals by name.  Supported: 6.1 and 6.12 (Debian stock and the
- * self-built test kernel), x86-64.
+ * self-built test kernel), x86-64; arm64's 6.12 test kernel.  What differs
+ * by architecture is in arch/ (arch/x86.h, arch/arm64.h and their .c).
  *
  *   module text ranges        6.1: core_layout/init_layout, >= 6.4: mem[]
  *                             (for_each_mod_mem_type() came with mem[])
  *   unexported internals      resolved by name in symbols.c (kallsyms_lookup_name()
  *                             itself with a kprobe), never assumed present
- *   get_stack_info()          without
+ *   get_stack_info() (x86)    without
  *                             it, the task stack (and, >= 6.2, the IRQ
  *                             stack through the exported pcpu_hot, which
  *                             cpu_current_top_of_stack names) only
@@ -21,7 +22,7 @@
  *                             and mem[MOD_RODATA]
  *   non-faulting loads        copy_from_kernel_nofault_allowed()'s checks,
  *                             with the paging's virtual address width
- *   ORC fallback              CONFIG_UNWINDER_ORC only
+ *   ORC fallback (x86)        CONFIG_UNWINDER_ORC only
  *   the kernel's own kunwind  CONFIG_UNWINDER_KUNWIND (kernel/patches): its
  *                             vmlinux table (__start_kunwind_table, by
  *                             name), every module's .kunwind, its oops
@@ -39,15 +40,14 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
-#include <asm/stacktrace.h>
-#include <asm/cpu_entry_area.h>
-#include <asm/cpufeature.h>
-#include <asm/unwind.h>
-#include <asm/processor.h>
-#include <uapi/asm/vsyscall.h>
 
-#if !defined(CONFIG_X86_64)
-#error "kunwind supports x86-64 only"
+/* Every architecture difference: arch/<arch>.h here, arch/<arch>.c. */
+#if defined(CONFIG_X86_64)
+#include "arch/x86.h"
+#elif defined(CONFIG_ARM64)
+#include "arch/arm64.h"
+#else
+#error "kunwind supports x86-64 and arm64 only"
 #endif
 
 /* ---- module memory ------------------------------------------------- */
@@ -188,49 +188,7 @@ static inline bool kunwind_mod_ro_holds(const struct module *mod,
 #endif
 }
 
-/* ---- indirect calls into unexported functions ---------------------- */
-
-#define KUNWIND_ENDBR64	0xfa1e0ff3	/* f3 0f 1e fa */
-
-/*
- * With kernel IBT enabled an indirect call must land on ENDBR64, and
- * objtool seals (overwrites) the ENDBR of functions whose address is
- * never taken, such as get_stack_info(): calling one through a pointer
- * would raise #CP.  So check before calling, never crash.
- */
-static inline bool kunwind_indirect_call_ok(unsigned long addr)
-{
-	u32 insn;
-
-	if (!addr || copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)))
-		return false;
-#ifdef CONFIG_X86_KERNEL_IBT
-	if (cpu_feature_enabled(X86_FEATURE_IBT) && insn != KUNWIND_ENDBR64)
-		return false;
-#endif
-	return true;
-}
-
 /* ---- stacks -------------------------------------------------------- */
-
-/*
- * Addresses a non-faulting kernel load may touch: what
- * copy_from_kernel_nofault_allowed() accepts.  Not user addresses (with
- * SMAP a kernel load from one oopses before the exception table is
- * consulted) nor the guard page above them, not the vsyscall page, and
- * only canonical ones for this machine's paging (57 bits with 5-level).
- */
-static __always_inline bool kunwind_kernel_addr_ok(unsigned long addr)
-{
-	unsigned int bits = boot_cpu_data.x86_virt_bits;
-
-	if (addr < TASK_SIZE_MAX + PAGE_SIZE)
-		return false;
-	if ((addr & PAGE_MASK) == VSYSCALL_ADDR)
-		return false;
-	/* canonical: bits 63..bits-1 all equal (all ones, here) */
-	return !bits || (long)addr >> (bits - 1) == -1L;
-}
 
 /*
  * One non-faulting load of a word already proved to lie on a kernel
@@ -271,12 +229,6 @@ fault:
 	return false;
 }
 
-/* The task's (not current, not running) saved frame at task->thread.sp. */
-static inline unsigned long kunwind_task_saved_sp(struct task_struct *task)
-{
-	return READ_ONCE(task->thread.sp);
-}
-
 /* task runs on another CPU: its stack changes under us. */
 static inline bool kunwind_task_running(struct task_struct *task)
 {
@@ -286,53 +238,6 @@ static inline bool kunwind_task_running(struct task_struct *task)
 	return false;
 #endif
 }
-
-/* This CPU's IRQ stack [*lo, *hi), when known without get_stack_info(). */
-static inline bool kunwind_irq_stack(unsigned long *lo, unsigned long *hi)
-{
-#ifdef cpu_current_top_of_stack
-	/* As in_irq_stack(): the pointer is the top-most word. */
-	unsigned long top = (unsigned long)this_cpu_read(pcpu_hot.hardirq_stack_ptr);
-
-	if (!top)
-		return false;
-	*hi = top + sizeof(long);
-	*lo = *hi - IRQ_STACK_SIZE;
-	return true;
-#else
-	return false;
-#endif
-}
-
-/* The names dump_stack() prints for stack types (stack_type_name()). */
-static inline const char *kunwind_stack_name(enum stack_type type)
-{
-	static const char * const exc[] = {
-		[ESTACK_DF] = "#DF", [ESTACK_NMI] = "NMI", [ESTACK_DB] = "#DB",
-		[ESTACK_MCE] = "#MC", [ESTACK_VC] = "#VC", [ESTACK_VC2] = "#VC2",
-	};
-
-	if (type == STACK_TYPE_TASK)
-		return "TASK";
-	if (type == STACK_TYPE_IRQ)
-		return "IRQ";
-	if (type == STACK_TYPE_SOFTIRQ)
-		return "SOFTIRQ";
-	if (type == STACK_TYPE_ENTRY)
-		return "ENTRY_TRAMPOLINE";
-	if (type >= STACK_TYPE_EXCEPTION && type <= STACK_TYPE_EXCEPTION_LAST &&
-	    type - STACK_TYPE_EXCEPTION < ARRAY_SIZE(exc))
-		return exc[type - STACK_TYPE_EXCEPTION];
-	return "UNKNOWN";
-}
-
-/* ---- the kernel's ORC unwinder, for the fallback step -------------- */
-
-#ifdef CONFIG_UNWINDER_ORC
-#define KUNWIND_HAVE_ORC 1
-#else
-#define KUNWIND_HAVE_ORC 0
-#endif
 
 /* ---- the kernel's unwinder is kunwind (kernel/patches) ------------- */
 

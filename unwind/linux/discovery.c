@@ -23,6 +23,7 @@
  * (built in, at a postcore initcall, there are none: main.c).
  */
 #include <linux/err.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>

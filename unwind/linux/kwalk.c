@@ -46,6 +46,7 @@
  * for kunwind as they do for ORC.
  */
 #include <linux/hardirq.h>
+#include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/task_stack.h>
 #include <asm/ptrace.h>
@@ -57,53 +58,26 @@
 
 /* ---- stacks -------------------------------------------------------- */
 
-/* Is the word at addr inside [lo, hi)? */
-static __kunwind_walk bool word_in(unsigned long addr, unsigned long lo,
-				   unsigned long hi)
-{
-	return addr >= lo && addr < hi && hi - addr >= sizeof(long);
-}
-
 /* The stack of w's task holding addr: [*lo, *hi), and its type. */
 static __kunwind_walk bool find_stack(struct kunwind_kstate *w,
 				      unsigned long addr, unsigned long *lo,
-				      unsigned long *hi, enum stack_type *type)
+				      unsigned long *hi, kunwind_stack_t *type)
 {
-	struct stack_info info __uninitialized;	/* get_stack_info() fills it */
-
 	/*
 	 * Most walks are of current, on its task stack: found without
-	 * get_stack_info(), an indirect call that tries the others first.
+	 * the architecture's search (x86: get_stack_info(), an indirect
+	 * call that tries the others first).
 	 */
 	if (w->task == current) {
 		*lo = (unsigned long)task_stack_page(current);
 		*hi = *lo + THREAD_SIZE;
-		if (word_in(addr, *lo, *hi)) {
+		if (kunwind_word_in(addr, *lo, *hi)) {
 			if (type)
-				*type = STACK_TYPE_TASK;
+				*type = KUNWIND_STACK_TASK;
 			return true;
 		}
 	}
-	if (kunwind_sym.get_stack_info) {
-		if (kunwind_sym.get_stack_info((unsigned long *)addr, w->task,
-					       &info, NULL))
-			return false;
-		*lo = (unsigned long)info.begin;
-		*hi = (unsigned long)info.end;
-		if (type)
-			*type = info.type;
-		return true;
-	}
-	*lo = (unsigned long)task_stack_page(w->task);
-	*hi = *lo + THREAD_SIZE;
-	if (type)
-		*type = STACK_TYPE_TASK;
-	if (*lo && word_in(addr, *lo, *hi))
-		return true;
-	if (type)
-		*type = STACK_TYPE_IRQ;
-	return w->task == current && kunwind_irq_stack(lo, hi) &&
-	       word_in(addr, *lo, *hi);
+	return kunwind_arch_stack(w, addr, lo, hi, type);
 }
 
 /*
@@ -117,7 +91,7 @@ static __kunwind_walk bool guard_page_stack(struct kunwind_kstate *w,
 					    unsigned long sp,
 					    unsigned long *lo,
 					    unsigned long *hi,
-					    enum stack_type *type)
+					    kunwind_stack_t *type)
 {
 	unsigned long page = PAGE_ALIGN(sp);
 
@@ -128,7 +102,7 @@ static __kunwind_walk bool guard_page_stack(struct kunwind_kstate *w,
 __kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_kstate *w,
 						   unsigned long sp)
 {
-	enum stack_type type;
+	kunwind_stack_t type;
 	unsigned long lo, hi;
 
 	if (!find_stack(w, sp, &lo, &hi, &type) &&
@@ -397,6 +371,26 @@ __kunwind_walk bool kunwind_walk_start(struct kunwind_kstate *w,
 EXPORT_SYMBOL_GPL(kunwind_walk_start);
 
 /*
+ * From a point of the calling function itself (ip, sp and the frame
+ * pointer as they are there, exact): one step, by its own row, to its
+ * caller, the first frame.  For architectures whose frame pointer does
+ * not give the caller's sp (arm64: the frame record is at the bottom of
+ * the frame), where kunwind_caller_frame() gives this frame instead.
+ * That step is the walk's (counted); the frame is not reported.
+ */
+__kunwind_walk bool kunwind_walk_start_here(struct kunwind_kstate *w,
+					    unsigned long ip, unsigned long sp,
+					    unsigned long bp)
+{
+	if (!kunwind_walk_start(w, current, ip, sp, bp, false))
+		return false;
+	if (!kunwind_walk_next(w))
+		return false;
+	w->nr_frames--;
+	return true;
+}
+
+/*
  * From an interrupt, exception or NMI: the interrupted ip is exact.  A
  * user-mode register set has no kernel frames above it: its ip is the
  * only frame (as stack_trace_save_regs() reports it).  A kernel-mode one
@@ -413,11 +407,15 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_kstate *w,
 	w->regs = regs;
 	if (!rcu_ok())
 		return walk_refuse(w, KUNWIND_STOP_BAD_READ);
-	kunwind_start(&w->s, &kunwind_kernel_ops, w, regs->ip,
-		      kernel_stack_pointer(regs), regs->bp, KUNWIND_MAX_DEPTH,
-		      KUNWIND_OWN_STACKS);
+	kunwind_start(&w->s, &kunwind_kernel_ops, w, instruction_pointer(regs),
+		      kernel_stack_pointer(regs), kunwind_regs_fp(regs),
+		      KUNWIND_MAX_DEPTH, KUNWIND_OWN_STACKS);
+#ifdef KUNWIND_ARCH_HAS_LR
+	kunwind_set_lr(&w->s, kunwind_regs_lr(regs));
+#endif
 	cache_take(w);
-	if (!user_mode(regs) && regs->ip && !kunwind_code_at(&w->s, regs->ip, true))
+	if (!user_mode(regs) && instruction_pointer(regs) &&
+	    !kunwind_code_at(&w->s, instruction_pointer(regs), true))
 		return walk_fail(w, KUNWIND_STOP_BAD_RA);
 	if (user_mode(regs))
 		w->s.stop = KUNWIND_STOP_END;
@@ -431,33 +429,27 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_kstate *w,
 EXPORT_SYMBOL_GPL(kunwind_walk_start_regs);
 
 /*
- * A sleeping task stopped in __switch_to_asm(), which left a struct
- * inactive_task_frame at thread.sp: its return address (into __schedule(),
- * a called frame, looked up at ip - 1) and its rbp.  A new task that has
- * never run returns to ret_from_fork instead, whose first instruction is
- * exact.  (As ORC's __unwind_start().)
+ * A sleeping task: where it stopped switching away (kunwind_arch_task_frame():
+ * x86's inactive_task_frame, arm64's cpu_context), a return address into
+ * __schedule() or __switch_to(), looked up at ip - 1; a new task that has
+ * never run starts at ret_from_fork instead, whose first instruction is
+ * exact.
  */
 __kunwind_walk bool kunwind_walk_start_task(struct kunwind_kstate *w,
 					    struct task_struct *task)
 {
-	const size_t size = sizeof(struct inactive_task_frame);
-	unsigned long sp, lo, ret, bp, ret_from_fork = kunwind_sym.ret_from_fork;
+	unsigned long ip, sp, bp;
+	bool called;
 
 	walk_init(w, task);
 	if (!rcu_ok() || w->task == current || !pin_other_stack(w))
 		return walk_refuse(w, KUNWIND_STOP_BAD_READ);
-
-	sp = kunwind_task_saved_sp(w->task);
-	lo = (unsigned long)task_stack_page(w->task);
-	if (sp < lo || sp + size > lo + THREAD_SIZE ||
-	    !kunwind_read_nofault(sp + offsetof(struct inactive_task_frame, ret_addr), &ret) ||
-	    !kunwind_read_nofault(sp + offsetof(struct inactive_task_frame, bp), &bp))
+	if (!kunwind_arch_task_frame(w->task, &ip, &sp, &bp, &called))
 		return walk_refuse(w, KUNWIND_STOP_BAD_READ);
-	if (!kunwind_text_address(ret))
+	if (!kunwind_text_address(ip))
 		return walk_refuse(w, KUNWIND_STOP_BAD_RA);
-	kunwind_start(&w->s, &kunwind_kernel_ops, w, ret, sp + size, bp,
-		      KUNWIND_MAX_DEPTH,
-		      ret == ret_from_fork ? 0 : KUNWIND_FIRST_CALLED);
+	kunwind_start(&w->s, &kunwind_kernel_ops, w, ip, sp, bp,
+		      KUNWIND_MAX_DEPTH, called ? KUNWIND_FIRST_CALLED : 0);
 	cache_take(w);
 	return walk_first(w);
 }
@@ -480,81 +472,14 @@ static __kunwind_walk bool irq_stack_return(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 	unsigned long lo, hi;
-	enum stack_type type;
+	kunwind_stack_t type;
 
-	if (s->sp != s->stack_hi - sizeof(long) ||
-	    !find_stack(w, s->sp, &lo, &hi, &type) || type != STACK_TYPE_IRQ)
+	if (!KUNWIND_IRQ_STACK_TOP_SAVES_SP ||
+	    s->sp != s->stack_hi - sizeof(long) ||
+	    !find_stack(w, s->sp, &lo, &hi, &type) || type != KUNWIND_STACK_IRQ)
 		return false;
 	return kunwind_stack_top_return(s);
 }
-
-enum orc_result { ORC_FAILED, ORC_STEPPED, ORC_END };
-
-#if KUNWIND_HAVE_ORC
-/*
- * The full register block the current frame came from, if ORC stepped to
- * it (a frame interrupted in a realigned prologue needs r10 or r13), or
- * the walk started from it.
- */
-static __kunwind_walk struct pt_regs *frame_regs(struct kunwind_kstate *w)
-{
-	struct kunwind_state *s = &w->s;
-	struct pt_regs *r = s->depth ? w->orc_regs : w->regs;
-
-	if (r && s->exact_ip && r->ip == s->ip && kernel_stack_pointer(r) == s->sp)
-		return r;
-	return NULL;
-}
-
-/*
- * One step of the kernel's ORC unwinder from the current frame.  From a
- * frame that came from a full register block, ORC gets the real
- * registers; otherwise only ip, sp and bp are known, which is all an ORC
- * entry uses outside of realigned prologues.  ORC looks the
- * regs' ip up exactly, so a return address is given as ip - 1.  ORC
- * undoes tracers' trampolines itself, and checks that the address is
- * text (unwind_get_return_address()).
- */
-static __kunwind_walk enum orc_result orc_step(struct kunwind_kstate *w)
-{
-	struct kunwind_state *s = &w->s;
-	struct pt_regs regs, *full = frame_regs(w);
-	struct unwind_state st;
-	unsigned long ip;
-
-	if (full) {
-		regs = *full;
-	} else {
-		memset(&regs, 0, sizeof(regs));
-		regs.ip = kunwind_frame_addr(s);
-		regs.sp = s->sp;
-		regs.bp = s->bp;
-		regs.cs = __KERNEL_CS;
-		regs.ss = __KERNEL_DS;
-	}
-	/* With regs, __unwind_start() steps over the regs' frame. */
-	__unwind_start(&st, w->task, &regs, NULL);
-	if (unwind_done(&st))	/* the_end: with an error or at the end */
-		return unwind_error(&st) ? ORC_FAILED : ORC_END;
-	if (st.regs && user_mode(st.regs))
-		return ORC_END;
-	ip = unwind_get_return_address(&st);
-	if (!ip || kunwind_step_to(s, ip, st.sp, st.bp, st.signal))
-		return ORC_FAILED;
-	w->orc_regs = st.regs && st.full_regs ? st.regs : NULL;
-	w->frame_flags = KUNWIND_FRAME_ORC |
-			 (st.signal ? KUNWIND_FRAME_REGS : 0) |
-			 (st.error ? KUNWIND_FRAME_GUESS : 0);
-	if (st.error)
-		s->unreliable = true;
-	return ORC_STEPPED;
-}
-#else
-static __kunwind_walk enum orc_result orc_step(struct kunwind_kstate *w)
-{
-	return ORC_FAILED;
-}
-#endif
 
 /*
  * Why the step out of the current frame falls back to ORC: a trampoline
@@ -595,8 +520,8 @@ static __kunwind_walk bool orc_fallback(struct kunwind_kstate *w,
 	unsigned long from = kunwind_frame_addr(s);
 
 	w->nr_recovered = recovered;
-	switch (orc_step(w)) {
-	case ORC_STEPPED:
+	switch (kunwind_arch_fallback_step(w)) {
+	case KUNWIND_ARCH_STEP_DONE:
 		s->stop = KUNWIND_STOP_NONE;
 		w->fallback = why;
 		w->steps.fallback[why]++;
@@ -614,7 +539,7 @@ static __kunwind_walk bool orc_fallback(struct kunwind_kstate *w,
 		}
 		w->nr_frames++;
 		return true;
-	case ORC_END:
+	case KUNWIND_ARCH_STEP_END:
 		s->stop = KUNWIND_STOP_END;
 		return false;
 	default:

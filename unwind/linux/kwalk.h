@@ -49,7 +49,7 @@ struct kunwind_kstate {
 	struct kunwind_state s;
 	struct task_struct *task;
 	struct pt_regs *regs;		/* the registers a walk started from */
-	struct pt_regs *orc_regs;	/* a full register block ORC stepped to */
+	struct pt_regs *orc_regs;	/* a full register block ORC stepped to (x86) */
 	unsigned int frame_flags;	/* KUNWIND_FRAME_* of the current frame */
 	unsigned int nr_frames;		/* frames walked, the first included */
 	struct kunwind_steps steps;	/* by tables, by the fallback */
@@ -83,6 +83,20 @@ bool kunwind_walk_start(struct kunwind_kstate *w, struct task_struct *task,
 			unsigned long ip, unsigned long sp, unsigned long bp,
 			bool first_called);
 /**
+ * kunwind_walk_start_here() - Start a walk of current from inside a function.
+ * @w:  the walk
+ * @ip: an exact ip of the calling function
+ * @sp: its sp there
+ * @bp: its frame pointer there
+ *
+ * The first frame is the function's caller, one step up.
+ *
+ * Context: Any context; disables preemption until kunwind_walk_end().
+ * Return: true if @w's first frame is valid; kunwind_walk_end() either way.
+ */
+bool kunwind_walk_start_here(struct kunwind_kstate *w, unsigned long ip,
+			     unsigned long sp, unsigned long bp);
+/**
  * kunwind_walk_start_regs() - Start a walk from a register set of current.
  * @w:    the walk
  * @regs: an interrupt's, exception's or NMI's registers
@@ -111,7 +125,8 @@ bool kunwind_walk_start_task(struct kunwind_kstate *w, struct task_struct *task)
  *
  * By a table row, else (no row describes ip, the row's step failed, or a
  * tracer's trampoline could not be undone) by one step of the kernel's
- * ORC unwinder, flagged KUNWIND_FRAME_ORC.
+ * own unwinder (x86: ORC; arm64: frame records), flagged
+ * KUNWIND_FRAME_ORC.
  *
  * Context: Between kunwind_walk_start*() and kunwind_walk_end().
  * Return: true if @w's current frame is the caller's; false when the walk
@@ -150,5 +165,40 @@ const char *kunwind_walk_stack_name(struct kunwind_kstate *w, unsigned long sp);
 /* The per-CPU lookup caches of walks; walks work without. */
 int kunwind_walk_caches_init(void);
 void kunwind_walk_caches_exit(void);
+
+/*
+ * ---- what a walk needs of the architecture: arch/<arch>.c ----
+ *
+ * kunwind_arch_stack(): the stack of w's task holding the word at addr,
+ * [*lo, *hi), and its type (type may be NULL); kwalk.c has already tried
+ * current's task stack.
+ *
+ * kunwind_arch_task_frame(): where a sleeping task (pinned, not running)
+ * stopped: its ip, sp and frame pointer, and whether ip is a return
+ * address (called) or exact (a new task's first instruction).
+ *
+ * kunwind_arch_fallback_step(): where no table row serves, one step of
+ * the kernel's own unwinder from w's current frame (x86: ORC, arm64: the
+ * frame record at x29), flagged KUNWIND_FRAME_ORC in w->frame_flags.
+ */
+/* Is the word at addr inside [lo, hi)? */
+static __always_inline bool kunwind_word_in(unsigned long addr,
+					    unsigned long lo, unsigned long hi)
+{
+	return addr >= lo && addr < hi && hi - addr >= sizeof(long);
+}
+
+enum kunwind_arch_step {
+	KUNWIND_ARCH_STEP_FAILED,	/* the walk keeps its stop reason */
+	KUNWIND_ARCH_STEP_DONE,
+	KUNWIND_ARCH_STEP_END,		/* the kernel's unwinder ends here */
+};
+
+bool kunwind_arch_stack(struct kunwind_kstate *w, unsigned long addr,
+			unsigned long *lo, unsigned long *hi,
+			kunwind_stack_t *type);
+bool kunwind_arch_task_frame(struct task_struct *task, unsigned long *ip,
+			     unsigned long *sp, unsigned long *bp, bool *called);
+enum kunwind_arch_step kunwind_arch_fallback_step(struct kunwind_kstate *w);
 
 #endif /* _KUNWIND_KWALK_H */

@@ -69,8 +69,19 @@ struct sym_desc {
 #define SYM(field) offsetof(struct kunwind_syms, field)
 
 static const struct sym_desc sym_descs[] = {
+#ifdef CONFIG_X86_64
 	{ { "get_stack_info" }, SYM(get_stack_info), true, NULL,
 	  "walks stay on the task and IRQ stacks (no exception or entry stacks)" },
+#endif
+#ifdef CONFIG_ARM64
+	/* per-CPU variables: their addresses are __percpu pointers */
+	{ { "irq_stack_ptr" }, SYM(irq_stack_ptr), false, NULL,
+	  "walks stay on the task stack (no IRQ stack)" },
+	{ { "overflow_stack" }, SYM(overflow_stack), false, NULL,
+	  "a stack overflow's walk ends on the overflow stack" },
+	{ { "sdei_stack_normal_ptr" }, SYM(sdei_stack_ptr[0]), false, NULL, NULL },
+	{ { "sdei_stack_critical_ptr" }, SYM(sdei_stack_ptr[1]), false, NULL, NULL },
+#endif
 	{ { "put_task_stack" }, SYM(put_task_stack), true, NULL,
 	  "walks of other tasks are refused (their stacks cannot be pinned)" },
 	{ { "__kernel_text_address" }, SYM(kernel_text_address), true, NULL,
@@ -100,24 +111,25 @@ static const struct sym_desc sym_descs[] = {
 	  "kunwind_save_tsk() keeps lock frames" },
 	/* oops.c: a panic's frames, and whether an oops caused it */
 	{ { "vpanic" }, SYM(vpanic), false, NULL, NULL },	/* >= 6.15 */
-	{ { "oops_end" }, SYM(oops_end[0]), false, NULL,
+	/* arm64's die() calls panic() itself */
+	{ { "oops_end", "die" }, SYM(oops_end[0]), false, NULL,
 	  "a panic that an oops caused gets a second backtrace" },
 	/* GCC moves its panic() call to a part of its own (6.1) */
 	{ { "oops_end.cold" }, SYM(oops_end[1]), false, NULL, NULL },
 	{ { "return_to_handler" }, SYM(return_to_handler), false, NULL, NULL },
 	{ { "ftrace_graph_ret_addr" }, SYM(ftrace_graph_ret_addr), true, "return_to_handler",
-	  "return addresses replaced by function_graph are recovered by ORC steps" },
+	  "return addresses replaced by function_graph are recovered by fallback steps" },
 	{ { "arch_rethook_trampoline", "__kretprobe_trampoline" },
 	  SYM(rethook_trampoline), false, NULL, NULL },
 	{ { "rethook_find_ret_addr", "kretprobe_find_ret_addr" },
 	  SYM(rethook_find_ret_addr), true, "arch_rethook_trampoline",
-	  "return addresses replaced by kretprobes are recovered by ORC steps" },
+	  "return addresses replaced by kretprobes are recovered by fallback steps" },
 };
 
 /*
  * kallsyms_lookup_name() is not exported since 5.7: kunwind.ko finds it
- * with a kprobe (with IBT the probe sits after the function's ENDBR: step
- * back to it).  Built in, kunwind is vmlinux code and takes its address.
+ * with a kprobe (kunwind_probed_func(): with x86's IBT the probe sits
+ * after the function's ENDBR, step back to it).  Built in, kunwind is vmlinux code and takes its address.
  */
 static unsigned long find_kallsyms_lookup_name(void)
 {
@@ -126,16 +138,12 @@ static unsigned long find_kallsyms_lookup_name(void)
 #elif defined(CONFIG_KPROBES)
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
 	unsigned long addr;
-	u32 insn;
 
 	if (register_kprobe(&kp))
 		return 0;
 	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
-	if (!copy_from_kernel_nofault(&insn, (void *)(addr - 4), sizeof(insn)) &&
-	    insn == KUNWIND_ENDBR64)
-		addr -= 4;
-	return addr;
+	return kunwind_probed_func(addr);
 #else
 	return 0;
 #endif

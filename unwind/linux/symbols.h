@@ -23,9 +23,15 @@ struct mutex;
  */
 struct kunwind_syms {
 	unsigned long (*kallsyms_lookup_name)(const char *name);
+#ifdef CONFIG_X86_64
 	int (*get_stack_info)(unsigned long *stack, struct task_struct *task,
 			      struct stack_info *info,
 			      unsigned long *visit_mask);
+#endif
+#ifdef CONFIG_ARM64
+	/* __percpu addresses: irq_stack_ptr, overflow_stack, the SDEI ones */
+	unsigned long irq_stack_ptr, overflow_stack, sdei_stack_ptr[2];
+#endif
 	void (*put_task_stack)(struct task_struct *task);
 	int (*kernel_text_address)(unsigned long addr);
 	unsigned long stext, etext;		/* core kernel text */
