@@ -17,6 +17,10 @@
  *                               pointed x29 at it and moved sp to the IRQ
  *                               stack: its "blr" is CALL x29+16, x29 at
  *                               c-16 (back onto the task stack)
+ *   __bad_stack                 a kernel stack overflow's: kernel_entry on
+ *                               the overflow stack, then "bl
+ *                               handle_bad_stack" with the pt_regs at sp:
+ *                               REGS sp+0 too
  *   ret_from_fork               a new task's first frame: its calls end
  *                               the stack
  *   __primary_switched,         the boot CPU's and the others' first
@@ -71,19 +75,27 @@ static bool vector_handler(const char *name)
 
 /*
  * The rule of the calls in function name, which of its calls it is for
- * (bl, blr or both); NULL for any other function.  A vector handler's
- * bl is only the one to <name>_handler (*target_name): kernel_entry may
- * call other code (__swpan_entry_el1 with SW_TTBR0_PAN) before the
- * pt_regs is whole.
+ * (bl, blr or both) and, for a bl, its target's name (target[0] '\0':
+ * any); NULL for any other function.  A vector handler's bl is only the
+ * one to <name>_handler: kernel_entry may call other code
+ * (__swpan_entry_el1 with SW_TTBR0_PAN) before the pt_regs is whole.
  */
 static const struct kunwind_rule *entry_rule(const char *name, bool *bl,
-					     bool *blr, bool *to_handler)
+					     bool *blr, char *target,
+					     size_t size)
 {
 	*bl = *blr = true;
-	*to_handler = false;
+	target[0] = '\0';
 	if (vector_handler(name)) {
 		*blr = false;
-		*to_handler = true;
+		if (snprintf(target, size, "%s_handler", name) >= (int)size)
+			return NULL;
+		return &regs_rule;
+	}
+	/* a stack overflow's: kernel_entry on the overflow stack */
+	if (!strcmp(name, "__bad_stack")) {
+		*blr = false;
+		snprintf(target, size, "handle_bad_stack");
 		return &regs_rule;
 	}
 	if (!strcmp(name, "call_on_irq_stack")) {
@@ -210,12 +222,12 @@ static int call_rows(struct kelf *e, struct cfi_rows *rows,
 	u64 handler = 0, target;
 	u32 insn;
 
-	r = entry_rule(s->name, &bl, &blr, &to_handler);
+	r = entry_rule(s->name, &bl, &blr, name, sizeof(name));
 	if (!r || kelf_type(e) == ET_REL)
 		return 0;
+	to_handler = name[0];
 	if (to_handler) {
-		if (snprintf(name, sizeof(name), "%s_handler", s->name) >=
-		    (int)sizeof(name) || !kelf_sym_by_name(e, name, &h))
+		if (!kelf_sym_by_name(e, name, &h))
 			return 0;
 		handler = h.value;
 	}

@@ -43,7 +43,6 @@
 #include <linux/hrtimer.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
-#include <asm/asm.h>
 
 #include "kunwind_api.h"
 #include "sample.h"
@@ -149,6 +148,7 @@ asmlinkage noinline void ksample_from_asm(int point)
 	barrier();
 }
 
+#ifdef CONFIG_X86_64
 /*
  * A stack switch onto a private stack carved 2 KiB below the current
  * frame, in the unused part of the task stack.  It has to be inside a
@@ -169,6 +169,7 @@ static noinline void ksample_switch(int point)
 	ksample_asm_switch((unsigned long *)ALIGN_DOWN(tos, 16), point);
 	barrier();
 }
+#endif
 
 /*
  * The no-return case.  ksample_call_noreturn() ends with the call to
@@ -319,12 +320,14 @@ static int __init ksample_init(void)
 	ksample_recurse(5, P_RECURSE);
 
 	ksample_asm_cfi(P_ASM_CFI);
+#ifdef CONFIG_X86_64	/* kunwind's assembly hints: x86-64's only */
 	ksample_asm_call(P_ASM_CALL);
 	ksample_asm_regs(P_ASM_REGS);
 	ksample_asm_iret(P_ASM_IRET);
 	ksample_switch(P_ASM_SWITCH);
 	ksample_asm_end(P_ASM_END);
 	ksample_asm_undefined(P_ASM_UNDEFINED);
+#endif
 
 	timer_setup(&ksample_timer, ksample_timer_fn, 0);
 	mod_timer(&ksample_timer, jiffies + 1);

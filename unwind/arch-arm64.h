@@ -55,6 +55,15 @@
 #define KUNWIND_PSTATE_MODE_MASK 0xf
 
 /*
+ * A frame may have its sp at the very top of its stack, the stack empty:
+ * call_on_irq_stack() points sp at the top of the IRQ stack and calls
+ * the handler, so the handler's caller frame (call_on_irq_stack's, whose
+ * row is x29-based) has sp = the stack's end.  That frame is on the
+ * stack it switched to, not past it.
+ */
+#define KUNWIND_SP_MAY_BE_TOP	1
+
+/*
  * Stacks one walk may cross: task, IRQ, overflow, SDEI normal and
  * critical, EFI runtime.
  */

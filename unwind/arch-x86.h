@@ -57,6 +57,13 @@
 #define KUNWIND_UC_SP		160
 #define KUNWIND_UC_IP		168
 
+/*
+ * A frame's sp is always a word of its stack: x86's stack switches leave
+ * the saved sp in the new stack's top word (arch-arm64.h has the other
+ * case).
+ */
+#define KUNWIND_SP_MAY_BE_TOP	0
+
 /* Stacks one walk may cross: x86-64 nests entry, exception, IRQ, task. */
 #define KUNWIND_MAX_STACKS	6
 

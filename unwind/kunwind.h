@@ -561,6 +561,21 @@ enum kunwind_stop kunwind_step_to(struct kunwind_state *s, unsigned long ip,
  * Return: true with the frame current; false with @s->stop as it was.
  */
 bool kunwind_fp_step(struct kunwind_state *s);
+
+/**
+ * kunwind_lr_step() - step by x30, as at a function's first instruction
+ * @s: a started walk whose current frame is exact, with its lr
+ *
+ * For an interrupted ip that no code is at: a call through a NULL
+ * function pointer faults at ip 0 with nothing moved, the return address
+ * in x30, sp and x29 the caller's (an LR sp+0 row's step, the kernel's
+ * ORC null entry on x86).  The frame is a called one.
+ *
+ * Context: Any, NMI included, as @s's ops allow.
+ * Return: true with the caller's frame current; false, nothing changed,
+ * without an lr or if the step is refused.
+ */
+bool kunwind_lr_step(struct kunwind_state *s);
 #endif
 
 /**

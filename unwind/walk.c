@@ -422,7 +422,8 @@ step_to(struct kunwind_state *s, unsigned long ip, unsigned long sp,
 	unsigned long bp, bool exact, bool may_stay)
 {
 	unsigned long lo = s->stack_lo, hi = s->stack_hi;
-	bool change = sp - lo >= hi - lo;
+	/* sp at the stack's end: still this stack, empty (arch-arm64.h) */
+	bool change = sp - lo >= hi - lo && !(KUNWIND_SP_MAY_BE_TOP && sp == hi);
 	enum kunwind_stop why;
 
 	if (!change) {
@@ -474,6 +475,19 @@ __kunwind_walk bool kunwind_fp_step(struct kunwind_state *s)
 	}
 	s->stop = was;
 	return false;
+}
+
+__kunwind_walk bool kunwind_lr_step(struct kunwind_state *s)
+{
+	unsigned long ip;
+
+	if (!s->exact_ip || !s->lr)
+		return false;
+	ip = ret_addr(s, kunwind_strip_ra(s->lr), s->bp);
+	if (step_to(s, ip, s->sp, s->bp, false, true))
+		return false;
+	s->stop = KUNWIND_STOP_NONE;
+	return true;
 }
 #endif
 

@@ -85,13 +85,14 @@ static __kunwind_walk bool find_stack(struct kunwind_kstate *w,
  * (a kernel stack overflow: the double fault's handle_stack_overflow()
  * dies with it): its stack is the one that starts at the next page up,
  * as ORC's __unwind_start() and show_trace_log_lvl() take it.  Only
- * that first frame's sp may lie there; every other must be on a stack.
+ * that first frame's sp may lie there (and, on arm64, the frame of the
+ * overflow's pt_regs: arch/arm64.c); every other must be on a stack.
  */
-static __kunwind_walk bool guard_page_stack(struct kunwind_kstate *w,
-					    unsigned long sp,
-					    unsigned long *lo,
-					    unsigned long *hi,
-					    kunwind_stack_t *type)
+__kunwind_walk bool kunwind_guard_page_stack(struct kunwind_kstate *w,
+					     unsigned long sp,
+					     unsigned long *lo,
+					     unsigned long *hi,
+					     kunwind_stack_t *type)
 {
 	unsigned long page = PAGE_ALIGN(sp);
 
@@ -105,8 +106,11 @@ __kunwind_walk const char *kunwind_walk_stack_name(struct kunwind_kstate *w,
 	kunwind_stack_t type;
 	unsigned long lo, hi;
 
+	/* an empty stack's frame has sp at its top (KUNWIND_SP_MAY_BE_TOP) */
 	if (!find_stack(w, sp, &lo, &hi, &type) &&
-	    !guard_page_stack(w, sp, &lo, &hi, &type))
+	    !(KUNWIND_SP_MAY_BE_TOP &&
+	      find_stack(w, sp - sizeof(long), &lo, &hi, &type) && sp == hi) &&
+	    !kunwind_guard_page_stack(w, sp, &lo, &hi, &type))
 		return "UNKNOWN";
 	return kunwind_stack_name(type);
 }
@@ -420,7 +424,7 @@ __kunwind_walk bool kunwind_walk_start_regs(struct kunwind_kstate *w,
 	if (user_mode(regs))
 		w->s.stop = KUNWIND_STOP_END;
 	else if (w->s.stop == KUNWIND_STOP_BAD_READ &&
-		 guard_page_stack(w, w->s.sp, &w->s.stack_lo, &w->s.stack_hi,
+		 kunwind_guard_page_stack(w, w->s.sp, &w->s.stack_lo, &w->s.stack_hi,
 				  NULL))
 		w->s.stop = KUNWIND_STOP_NONE;
 	w->frame_flags = KUNWIND_FRAME_REGS;

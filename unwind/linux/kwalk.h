@@ -194,6 +194,11 @@ enum kunwind_arch_step {
 	KUNWIND_ARCH_STEP_END,		/* the kernel's unwinder ends here */
 };
 
+/* The stack above the guard page sp overflowed into (kwalk.c). */
+bool kunwind_guard_page_stack(struct kunwind_kstate *w, unsigned long sp,
+			      unsigned long *lo, unsigned long *hi,
+			      kunwind_stack_t *type);
+
 bool kunwind_arch_stack(struct kunwind_kstate *w, unsigned long addr,
 			unsigned long *lo, unsigned long *hi,
 			kunwind_stack_t *type);

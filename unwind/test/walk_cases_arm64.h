@@ -321,6 +321,73 @@ static void kt_walk_arm64_cfa_past_the_top_is_no_frame(KT_TEST *test)
 	}
 }
 
+/*
+ * call_on_irq_stack(): a handler on the IRQ stack (stack 2) whose CFA is
+ * that stack's very top, where the switching frame called it with sp at
+ * the top (the stack empty); that frame's row is x29-based, its record
+ * on the task stack.  The walk goes through the empty-stack frame to the
+ * task stack, with stacks given exactly as [lo, hi) (the kernel's).
+ */
+static void kt_walk_arm64_empty_stack_frame(KT_TEST *test)
+{
+	static const unsigned long ip[] = { 0x1110, 0x1250, 0x1350 };
+	unsigned long rec = KT_STACK + 0x40, top2 = KT_STACK2 + 8 * KT_WORDS;
+	unsigned long sp[] = { top2 - 32, top2, rec + 16 };
+	struct kt_fake *f = kt_a64_new(test);
+	unsigned int round;
+
+	if (!f)
+		return;
+	f->two = true;
+	f->exact_top = true;
+	kt_put(f, top2 - 32, rec);			/* the handler's record */
+	kt_put(f, top2 - 24, 0x1250);
+	kt_put(f, rec, 0);				/* the switcher's */
+	kt_put(f, rec + 8, 0x1350);
+	for (round = 0; round < 2; round++) {		/* next, then trace */
+		f->trace = round;
+		kt_walk(f, 0x1110, top2 - 32, 0x9999, 0);
+		kt_a64_expect(test, f, KUNWIND_STOP_END, 3, ip, round ? NULL : sp);
+	}
+}
+
+/*
+ * The steps a kernel walk falls back on (kunwind.ko's arch/arm64.c): at
+ * ip 0 (a call through NULL) by x30, sp kept; where no row is, by the
+ * frame record at x29 (the caller's sp from its row), unreliable.
+ */
+static void kt_walk_arm64_fallback_steps(KT_TEST *test)
+{
+	struct kt_fake *f = kt_a64_new(test);
+	struct kunwind_state *s;
+
+	if (!f)
+		return;
+	kt_a64_chain(f);
+	s = &f->w.s;
+	kunwind_start(s, &kt_fake_ops, f, 0, KT_STACK, 0x9999, KT_DEPTH, 0);
+	KT_EXPECT(test, !kunwind_lr_step(s), "an lr step without an lr");
+	kunwind_set_lr(s, f->lr);
+	KT_EXPECT(test, !kunwind_next(s) && s->stop == KUNWIND_STOP_NO_ROW,
+		  "ip 0 has a row? stop %d", s->stop);
+	KT_EXPECT(test, kunwind_lr_step(s) && s->ip == 0x1150 &&
+		  s->sp == KT_STACK && !s->exact_ip && !s->lr,
+		  "the lr step gave ip %#lx sp %#lx", s->ip, s->sp);
+	KT_EXPECT(test, !kunwind_lr_step(s), "a second lr step");
+	/* mid's frame by its record instead of its row: the same frame */
+	s->bp = KT_STACK;
+	KT_EXPECT(test, kunwind_fp_step(s) && s->ip == 0x1250 &&
+		  s->sp == KT_STACK + 16 && s->bp == KT_STACK + 0x40 &&
+		  s->unreliable, "the record step gave ip %#lx sp %#lx",
+		  s->ip, s->sp);
+	/* a record outside the stacks: no step, the stop as it was */
+	s->stop = KUNWIND_STOP_UNSUPPORTED;
+	s->bp = 0x10;
+	KT_EXPECT(test, !kunwind_fp_step(s) && s->ip == 0x1250 &&
+		  s->stop == KUNWIND_STOP_UNSUPPORTED,
+		  "a record step off the stack: ip %#lx, stop %d", s->ip, s->stop);
+}
+
 /* Another architecture's table: no segment for this walker. */
 static void kt_walk_arm64_foreign_table_is_no_table(KT_TEST *test)
 {
@@ -364,6 +431,8 @@ static const struct kt_scenario kt_walk_arm64_scenarios[] = {
 	  kt_walk_arm64_cfa_past_the_top_is_no_frame },
 	{ "walk_arm64_foreign_table_is_no_table",
 	  kt_walk_arm64_foreign_table_is_no_table },
+	{ "walk_arm64_empty_stack_frame", kt_walk_arm64_empty_stack_frame },
+	{ "walk_arm64_fallback_steps", kt_walk_arm64_fallback_steps },
 };
 
 #endif /* _KUNWIND_TEST_WALK_CASES_ARM64_H */

@@ -28,6 +28,7 @@ struct kt_fake {
 	unsigned long lo, hi, mem[KT_WORDS];	/* the stack */
 	unsigned long lo2, hi2, mem2[KT_WORDS];	/* another, if two */
 	bool two;
+	bool exact_top;		/* stacks are [lo, hi), as the kernel's */
 	const struct kunwind_hdr *t;
 	unsigned long t_len;			/* bytes of *t */
 	unsigned long bias;			/* the table's load bias */
@@ -72,14 +73,19 @@ static bool kt_f_stack(void *ctx, unsigned long sp, unsigned long *lo,
 {
 	struct kt_fake *f = ctx;
 
-	if (sp >= f->lo && sp <= f->hi) {
+	/*
+	 * An empty stack's sp may equal its top: lenient by default; with
+	 * exact_top, [lo, hi) as the kernel's stacks are given (the core
+	 * must then accept sp == hi itself, where the arch says so).
+	 */
+	if (sp >= f->lo && sp < f->hi + !f->exact_top) {
 		*lo = f->lo;
-		*hi = f->hi + 1;	/* an empty stack's sp may equal its top */
+		*hi = f->hi + !f->exact_top;
 		return true;
 	}
-	if (f->two && sp >= f->lo2 && sp <= f->hi2) {
+	if (f->two && sp >= f->lo2 && sp < f->hi2 + !f->exact_top) {
 		*lo = f->lo2;
-		*hi = f->hi2 + 1;
+		*hi = f->hi2 + !f->exact_top;
 		return true;
 	}
 	return false;

@@ -19,11 +19,14 @@
  * (a leaf, a prologue) the caller's caller, the caller lost, as the
  * kernel loses it.  The walk is unreliable from there.  It ends where
  * the kernel's ends: at the final frame record, in the task's pt_regs.
+ * At ip 0 (a call through a NULL pointer, nothing moved) the step is by
+ * x30 instead (kunwind_lr_step()): the caller, which the kernel loses.
  */
 #include <linux/sched/task_stack.h>
 #include <asm/ptrace.h>
 #include <asm/stacktrace.h>
 #include "../kwalk.h"
+#include "../registry_lookup.h"
 #include "../symbols.h"
 
 /* The stack a per-CPU pointer variable (resolved by name) points at. */
@@ -113,10 +116,59 @@ __kunwind_walk bool kunwind_arch_task_frame(struct task_struct *task,
 	return true;
 }
 
+/*
+ * A kernel stack overflow: __bad_stack's call of handle_bad_stack() has a
+ * REGS row (gen/arm64.c) for the pt_regs kernel_entry saved on the
+ * overflow stack, whose sp overflowed into the guard page below the task
+ * stack, where no step may go.  As x86's double fault is taken as a first
+ * frame (kwalk.c), that frame is taken on the stack above the guard
+ * page: the interrupted pc (exact), its sp, x29 and x30.  Its step reads
+ * only that stack.
+ */
+static __kunwind_walk bool overflow_regs(struct kunwind_kstate *w)
+{
+	struct kunwind_state *s = &w->s;
+	const struct pt_regs *regs;
+	struct kunwind_rule r;
+	unsigned long addr, lo, hi;
+
+	if (w->task != current || s->exact_ip ||
+	    !kunwind_find_rule(kunwind_frame_addr(s), &r) ||
+	    r.type != KUNWIND_TYPE_REGS || r.reg != KUNWIND_REG_SP)
+		return false;
+	addr = s->sp + r.cfa_off;
+	if (addr < s->stack_lo || addr > s->stack_hi - sizeof(*regs))
+		return false;
+	regs = (const struct pt_regs *)addr;
+	if (user_mode(regs) || !kunwind_text_address(regs->pc) ||
+	    !kunwind_guard_page_stack(w, regs->sp, &lo, &hi, NULL) ||
+	    kunwind_enter_stack(s, lo))
+		return false;
+	s->ip = regs->pc;
+	s->sp = regs->sp;
+	s->bp = regs->regs[29];
+	kunwind_set_lr(s, regs->regs[30]);
+	s->exact_ip = true;
+	s->depth++;
+	return true;
+}
+
 __kunwind_walk enum kunwind_arch_step kunwind_arch_fallback_step(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
 
+	if (overflow_regs(w)) {
+		w->frame_flags = KUNWIND_FRAME_ORC | KUNWIND_FRAME_REGS;
+		return KUNWIND_ARCH_STEP_DONE;
+	}
+
+	/* A call through a NULL pointer: its caller is in x30 (the regs'). */
+	if (!s->ip && s->exact_ip) {
+		if (!kunwind_lr_step(s))
+			return KUNWIND_ARCH_STEP_FAILED;
+		w->frame_flags = KUNWIND_FRAME_ORC;
+		return KUNWIND_ARCH_STEP_DONE;
+	}
 	/* The final frame record: the task's first pt_regs holds it. */
 	if (s->bp == (unsigned long)task_pt_regs(w->task)->stackframe)
 		return KUNWIND_ARCH_STEP_END;

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kunwind.ko on the arm64 test kernel: build it (with the vmlinux table)
+# and the sample module for arm64, then boot once per death of the
+# sample's (sample/deaths.c), each console kept:
+#
+#	tests/harness/arm64-death.sh KIND...
+#
+# KIND: as tests/harness/death-boot.sh's (kthread-null null-call bug asm
+# noreturn tasklet hrtimer sort idr panic stack-overflow), or "all".
+#
+# The arm64 test kernel is KUNWIND_ARCH=arm64 tests/harness/test-kernel.sh's
+# (cross-built, cached).  kunwind.ko (KUNWIND_VMLINUX=<build dir>/vmlinux)
+# and kunwind_sample.ko are cross-built with aarch64-linux-gnu- in a copy of
+# the sources at $O/tests/arm64/death/src.  Each boot's initramfs
+# (tests/harness/arm64-initramfs.sh) loads kunwind.ko and the sample (its
+# points run at load: each prints kunwind's trace and dump_stack()'s),
+# then writes KIND to the sample's die parameter; "oops=panic" makes every
+# death end the boot.  Per KIND: $O/tests/arm64/death/KIND/console.log.
+# tests/arm64_traces.py checks them.
+set -euo pipefail
+
+who='arm64-death'
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 1 ] || die "usage: $0 KIND..."
+kinds=("$@")
+[ "${kinds[*]}" != all ] ||
+	kinds=(kthread-null null-call bug asm noreturn tasklet hrtimer sort idr
+	       panic stack-overflow)
+
+export KUNWIND_QEMU_ARCH=arm64
+harness_objdir
+out=$objdir/tests/arm64/death
+mkdir -p "$out"
+
+kdir=$(KUNWIND_ARCH=arm64 "$harness/test-kernel.sh" | tail -n1) ||
+	die "no arm64 test kernel"
+harness_gen "$out/gen.log"
+
+# The sources, mirrored (the build writes objects next to them).
+src=$out/src
+harness_mirror "$src" ./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind \
+	./prof ./sample
+cross() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u O -u CC -u CFLAGS \
+		make -C "$kdir/source" O="$kdir" ARCH=arm64 \
+		CROSS_COMPILE=aarch64-linux-gnu- KUNWIND_GEN="$gen" W=1 "$@"
+}
+say "building kunwind.ko and kunwind_sample.ko for arm64 (log: $out/build.log)"
+{ cross M="$src" KUNWIND_VMLINUX="$kdir/vmlinux" modules &&
+  cross M="$src/sample" KUNWIND_DIR="$src" modules; } >"$out/build.log" 2>&1 ||
+	{ tail -n 30 "$out/build.log" >&2; die "the arm64 modules did not build"; }
+! grep -E 'warning:|error:' "$out/build.log" >&2 ||
+	die "the arm64 build warned (W=1): $out/build.log"
+
+for kind in "${kinds[@]}"; do
+	d=$out/$kind
+	rm -rf "$d"
+	mkdir -p "$d"
+	cat >"$d/test.sh" <<EOF
+#!/bin/sh
+echo "$kind" > /sys/module/kunwind_sample/parameters/die
+sleep 5
+echo "arm64-death: still alive after die $kind"
+exit 1
+EOF
+	"$harness/arm64-initramfs.sh" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
+		"$src/sample/kunwind_sample.ko" "$d/test.sh" >"$d/initramfs.log" 2>&1 ||
+		die "initramfs for $kind (log: $d/initramfs.log)"
+	harness_boot 3 "$d/console.log" "$d/qemu.err" \
+		--kernel "$kdir/arch/arm64/boot/Image" \
+		--initrd "$d/initrd.cpio.gz" --append "oops=panic" \
+		--timeout 120 --smp 2 || true
+	say "$kind: $boot_status"
+done
