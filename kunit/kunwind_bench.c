@@ -2,6 +2,8 @@
 /*
  * kunwind_bench.ko: kunwind_save() against stack_trace_save() (the kernel's
  * ORC unwinder) on the same stacks, in one run (bench/kernel-bench.sh).
+ * On arm64 stack_trace_save() is the kernel's frame-record walk: the one
+ * comparison is "kunwind/fp" (bench/arm64-bench.sh).
  *
  * At load, for each depth, the module recurses to that depth and, there,
  * alternates batches of kunwind_save() and stack_trace_save() through one
@@ -90,6 +92,7 @@ static noinline u64 timed_batch(struct bench *b, unsigned int which)
 	return t;
 }
 
+#ifndef CONFIG_ARM64	/* the rbp chain: x86-64's comparison */
 /*
  * The rbp chain over this module's frames, as stack_trace_save() stores
  * them (the first: the return address into the caller).  This file is
@@ -123,6 +126,8 @@ static noinline unsigned int fp_save(unsigned long *store, unsigned int size,
 	}
 	return n;
 }
+
+#endif
 
 /*
  * stack_trace_save() through save_fn: its first address is the return
@@ -486,7 +491,7 @@ static noinline void __init compare(const char *other, save_fn fn,
 		}
 		pk = milli(b->ns[0], b->frames[0]);
 		po = milli(b->ns[1], b->frames[1]);
-		pr_info("kunwind-bench: depth %d frames %u kunwind %llu.%03llu ns/frame %s %llu.%03llu ns/frame (traces equal; kunwind's steps: %u by tables, %u by the ORC fallback)\n",
+		pr_info("kunwind-bench: depth %d frames %u kunwind %llu.%03llu ns/frame %s %llu.%03llu ns/frame (traces equal; kunwind's steps: %u by tables, %u by the fallback)\n",
 			depths[i], b->n[0], pk / 1000, pk % 1000, other,
 			po / 1000, po % 1000, b->steps.tables,
 			kunwind_steps_fallback(&b->steps));
@@ -509,6 +514,7 @@ out:
 	kfree(all);
 }
 
+#ifndef CONFIG_ARM64
 /*
  * The module's frames at a depth: timed_batch, bench_here, depth + 1 of
  * bench_at_depth, compare and the init function, whose caller is the
@@ -518,10 +524,18 @@ static unsigned int __init module_frames(int depth)
 {
 	return depth + 5;
 }
+#endif
 
 static int __init kunwind_bench_init(void)
 {
 	rounds = clamp(rounds, 1u, (unsigned int)MAX_ROUNDS);
+#ifdef CONFIG_ARM64
+	/*
+	 * arm64's own unwinder is the frame-record walk, over the whole
+	 * stack (the kernel is built with frame records): that is "fp".
+	 */
+	compare("fp", orc_save, NULL);
+#else
 	compare("orc", orc_save, NULL);
 
 	fp_stack_lo = (unsigned long)task_stack_page(current);
@@ -529,6 +543,7 @@ static int __init kunwind_bench_init(void)
 	kunwind_mod_text(THIS_MODULE, false, &fp_text[0][0], &fp_text[0][1]);
 	kunwind_mod_text(THIS_MODULE, true, &fp_text[1][0], &fp_text[1][1]);
 	compare("fp", fp_save, module_frames);
+#endif
 
 	table_bench();
 	return 0;

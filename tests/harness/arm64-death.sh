@@ -11,9 +11,8 @@
 # noreturn tasklet hrtimer sort idr panic stack-overflow), or "all".
 #
 # The arm64 test kernel is KUNWIND_ARCH=arm64 tests/harness/test-kernel.sh's
-# (cross-built, cached).  kunwind.ko (KUNWIND_VMLINUX=<build dir>/vmlinux)
-# and kunwind_sample.ko are cross-built with aarch64-linux-gnu- in a copy of
-# the sources at $O/tests/arm64/death/src.  Each boot's initramfs
+# (cross-built, cached); kunwind.ko (with the vmlinux table) and
+# kunwind_sample.ko are tests/harness/arm64-modules.sh's.  Each boot's initramfs
 # (tests/harness/arm64-initramfs.sh) loads kunwind.ko and the sample (its
 # points run at load: each prints kunwind's trace and dump_stack()'s),
 # then writes KIND to the sample's die parameter; "oops=panic" makes every
@@ -37,23 +36,8 @@ mkdir -p "$out"
 
 kdir=$(KUNWIND_ARCH=arm64 "$harness/test-kernel.sh" | tail -n1) ||
 	die "no arm64 test kernel"
-harness_gen "$out/gen.log"
-
-# The sources, mirrored (the build writes objects next to them).
-src=$out/src
-harness_mirror "$src" ./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind \
-	./prof ./sample
-cross() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u O -u CC -u CFLAGS \
-		make -C "$kdir/source" O="$kdir" ARCH=arm64 \
-		CROSS_COMPILE=aarch64-linux-gnu- KUNWIND_GEN="$gen" W=1 "$@"
-}
-say "building kunwind.ko and kunwind_sample.ko for arm64 (log: $out/build.log)"
-{ cross M="$src" KUNWIND_VMLINUX="$kdir/vmlinux" modules &&
-  cross M="$src/sample" KUNWIND_DIR="$src" modules; } >"$out/build.log" 2>&1 ||
-	{ tail -n 30 "$out/build.log" >&2; die "the arm64 modules did not build"; }
-! grep -E 'warning:|error:' "$out/build.log" >&2 ||
-	die "the arm64 build warned (W=1): $out/build.log"
+src=$("$harness/arm64-modules.sh" | tail -n1) ||
+	die "the arm64 modules did not build (tests/harness/arm64-modules.sh)"
 
 for kind in "${kinds[@]}"; do
 	d=$out/$kind
