@@ -106,6 +106,7 @@ struct kunwind_hdr *kt_table_build(struct kunit *test, const struct kt_seg *segs
 	base = (u8 *)t;
 	t->magic = KUNWIND_MAGIC;
 	t->version = KUNWIND_VERSION;
+	t->flags = KUNWIND_ARCH_ID;	/* the walker's own architecture */
 	t->size = off;
 	t->nr_segs = nr;
 	t->nr_rules = nr_rules;

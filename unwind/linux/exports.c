@@ -43,3 +43,9 @@ typeof(kunwind_step_to) kunwind_step_to;
 EXPORT_SYMBOL_GPL(kunwind_step_to);
 typeof(kunwind_cache_clear) kunwind_cache_clear;
 EXPORT_SYMBOL_GPL(kunwind_cache_clear);
+#ifdef KUNWIND_ARCH_HAS_LR
+typeof(kunwind_fp_step) kunwind_fp_step;
+EXPORT_SYMBOL_GPL(kunwind_fp_step);
+typeof(kunwind_lr_step) kunwind_lr_step;
+EXPORT_SYMBOL_GPL(kunwind_lr_step);
+#endif
