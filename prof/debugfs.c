@@ -57,7 +57,7 @@ struct prof_totals {
 	unsigned long steps_table, steps_fb[KUNWIND_FALLBACK_NR];
 	unsigned long equal, equal_orc, equal_stopped;
 	unsigned long equal_fb[KUNWIND_FALLBACK_NR];
-	unsigned long differ, incomplete;
+	unsigned long differ, gained, incomplete;
 	unsigned int onlines, onlines_unsampled, cpu_tables;
 	u64 online, handler, handler_max, walk, orc;
 };
@@ -110,6 +110,7 @@ static void prof_sum(struct prof_totals *s, u64 now)
 		s->equal_orc += pc->equal_orc;
 		s->equal_stopped += pc->equal_stopped;
 		s->differ += pc->differ;
+		s->gained += pc->gained;
 		s->incomplete += pc->orc_incomplete;
 		s->walk += pc->walk_ns;
 		s->orc += pc->orc_ns;
@@ -221,6 +222,8 @@ static int stats_show(struct seq_file *m, void *v)
 			   prof_fallback_keys[i], s.equal_fb[i]);
 	seq_printf(m, "selfcheck_equal_stopped: %lu\n", s.equal_stopped);
 	seq_printf(m, "selfcheck_differ: %lu\n", s.differ);
+	if (IS_ENABLED(CONFIG_ARM64))
+		seq_printf(m, "selfcheck_gained: %lu\n", s.gained);
 	seq_printf(m, "selfcheck_orc_incomplete: %lu\n", s.incomplete);
 	seq_printf(m, "selfcheck_kunwind_ns: %llu\n", s.walk);
 	seq_printf(m, "selfcheck_orc_ns: %llu\n", s.orc);

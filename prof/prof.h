@@ -54,6 +54,7 @@ struct prof_cpu {
 	unsigned long equal, equal_orc, equal_stopped;
 	unsigned long equal_fb[KUNWIND_FALLBACK_NR];	/* their steps */
 	unsigned long differ, orc_incomplete;
+	unsigned long gained;		/* arm64: the caller frame records lost */
 	u64 walk_ns, orc_ns;		/* self-check: both walks' time */
 	struct prof_sample s;		/* the handler's scratch */
 	unsigned long orc[PROF_DEPTH];

@@ -40,7 +40,9 @@ const char *const prof_event_names[] = {
 static_assert(ARRAY_SIZE(prof_event_names) == PROF_EVENT_NR);
 
 const char *const prof_mode_names[] = {
-	[PROF_KUNWIND] = "kunwind", [PROF_NOOP] = "noop", [PROF_ORC] = "orc",
+	[PROF_KUNWIND] = "kunwind", [PROF_NOOP] = "noop",
+	/* the kernel's own unwinder: ORC, or arm64's frame records */
+	[PROF_ORC] = IS_ENABLED(CONFIG_ARM64) ? "fp" : "orc",
 };
 
 static_assert(ARRAY_SIZE(prof_mode_names) == PROF_MODE_NR);
@@ -163,7 +165,7 @@ static void prof_handler(struct perf_event *event,
 	pc->steps_table += s->steps.tables;
 	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
 		pc->steps_fb[i] += s->steps.fallback[i];
-	if (prof_in_thunk(regs->ip, &thunk_entry)) {
+	if (prof_in_thunk(instruction_pointer(regs), &thunk_entry)) {
 		pc->thunk++;
 		pc->thunk_entry += thunk_entry;
 		/*
@@ -177,7 +179,7 @@ static void prof_handler(struct perf_event *event,
 	if (!prof_add(t, s->ip, k, 1))
 		t->dropped++;
 	if (check)
-		prof_check(pc, stop, t1, &o);
+		prof_check(pc, regs, stop, t1, &o);
 out:
 	t1 = local_clock() - t0;
 	pc->handler_ns += t1;

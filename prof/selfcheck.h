@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kunwind_prof.ko's self-check (selfcheck.c): each sample walked by the
- * kernel's ORC unwinder too, from the same registers, and compared; the
+ * kernel's own unwinder too (ORC; arm64: frame records), from the same
+ * registers, and compared; the
  * first differences and the first equal samples with a fallback step
  * kept for debugfs selfcheck_report.
  */
@@ -38,11 +39,16 @@ extern struct prof_diff prof_diffs[PROF_DIFFS];
 extern atomic_t prof_nr_diffs;
 extern struct prof_fb_sample prof_fbs[PROF_DIFFS];
 extern atomic_t prof_nr_fbs;
+/* arch-<arch>.c: x86's retpoline thunks, the kernel's own walk of a sample */
 bool prof_in_thunk(unsigned long ip, bool *entry);
 bool prof_orc(struct pt_regs *regs, unsigned long *ip, unsigned int *n);
+/* kun has the caller x30 held, which the kernel's walk orc lost (arm64) */
+bool prof_oracle_gained(struct pt_regs *regs, const unsigned long *kun,
+			unsigned int nk, const unsigned long *orc,
+			unsigned int no);
 void prof_orc_timed(struct prof_cpu *pc, struct pt_regs *regs,
 		    struct prof_orc_walk *o);
-void prof_check(struct prof_cpu *pc, int stop, u64 walk_ns,
-		const struct prof_orc_walk *o);
+void prof_check(struct prof_cpu *pc, struct pt_regs *regs, int stop,
+		u64 walk_ns, const struct prof_orc_walk *o);
 
 #endif /* _KUNWIND_PROF_SELFCHECK_H */

@@ -10,7 +10,10 @@
 # KERNEL: "test" (tests/harness/test-kernel.sh), "debug" (the test kernel with
 # lockdep, kmemleak and debug objects: tests/harness/test-kernel-debug.config),
 # or a stock Debian kernel as tests/harness/stock-boot.sh takes it: 6.1, 6.12 or
-# a full release.  tests/harness/boot-modules.sh builds kunwind.ko (with the
+# a full release; or "arm64", the arm64 test kernel (KUNWIND_ARCH=arm64
+# tests/harness/test-kernel.sh), whose modules tests/harness/arm64-modules.sh
+# cross-builds and whose initramfs is tests/harness/arm64-initramfs.sh's.
+# tests/harness/boot-modules.sh builds kunwind.ko (with the
 # kernel's vmlinux table: the build dir's vmlinux for test and debug, a
 # stock kernel's as stock-boot.sh finds it, KUNWIND_STOCK_VMLINUX) and
 # kunwind_sample.ko.
@@ -76,16 +79,24 @@ mkdir -p "$dir/$name"
 harness_lock "$dir"
 
 t0=$(now)
-mdir=
+mkinitramfs=$top/tests/harness/mkinitramfs.sh
 case "$kernel" in
-test | debug) mdir=$dir ;;
+test | debug) harness_modules "$kernel" "$dir" ;;
+arm64)	# cross-built (tests/harness/arm64-modules.sh), busybox:arm64
+	src=$("$harness/arm64-modules.sh" | tail -n1) ||
+		die "the arm64 modules did not build"
+	kdir=$(KUNWIND_ARCH=arm64 "$harness/test-kernel.sh" | tail -n1) ||
+		die "no arm64 test kernel"
+	bzimage=$kdir/arch/arm64/boot/Image
+	mkinitramfs=$harness/arm64-initramfs.sh
+	export KUNWIND_QEMU_ARCH=arm64 ;;
+*) harness_modules "$kernel" ;;
 esac
-harness_modules "$kernel" ${mdir:+"$mdir"}
 
 d=$dir/$name
 cp "$script" "$d/test.sh"
 chmod +x "$d/test.sh"
-"$top/tests/harness/mkinitramfs.sh" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
+"$mkinitramfs" "$d/initrd.cpio.gz" "$src/kunwind.ko" \
 	"$src/prof/kunwind_prof.ko" \
 	"$src/sample/kunwind_sample.ko:/lib/kunwind/kunwind_sample.ko" \
 	"$d/test.sh" >&2 || die "mkinitramfs failed"

@@ -6,7 +6,8 @@
 #	tests/harness/profile-run.sh [--seconds S] [--hz HZ] [--deep-only]
 #			       [--append ARGS] KERNEL OUTDIR
 #
-# KERNEL as tests/harness/profile-boot.sh takes it (test, debug, 6.1, 6.12).
+# KERNEL as tests/harness/profile-boot.sh takes it (test, debug, 6.1, 6.12,
+# arm64).
 # The guest loads the sample module with work=1 (a kthread busy in nested
 # module functions and in sort()), turns the self-check on, profiles for
 # S seconds (default 4) at HZ per CPU (default 997) while a busybox loop
@@ -22,6 +23,8 @@
 #	profile: steps tables=N fallback=N (REASON=N ...)
 #	profile: retpoline_thunk=N (P% of kernel samples) entry=N stopped=N
 #	profile: selfcheck equal=N differ=N orc_incomplete=N agreement=P%
+#		[gained=N: arm64, the samples where the frame-record walk,
+#		its self-check, lost the caller kunwind gave]
 #	profile: selfcheck equal_tables=N equal_fallback=N (N steps) equal_stopped=N
 #	profile: vmlinux table PATH (or "vmlinux table none: ..." on a stock
 #		kernel whose -dbg package apt cannot give: see
@@ -91,7 +94,7 @@ chmod +x "$out/workload.sh"
 # when the -dbg package cannot be had, and then the summary says so).
 table="vmlinux table of the $kernel kernel's build"
 case "$kernel" in
-test | debug) ;;
+test | debug | arm64) ;;
 *)	KUNWIND_STOCK_VMLINUX=$("$top/tests/harness/stock-vmlinux.sh" "$kernel") ||
 		die "tests/harness/stock-vmlinux.sh $kernel failed: no vmlinux for its table"
 	export KUNWIND_STOCK_VMLINUX
@@ -116,6 +119,8 @@ mv "$out/folded" "$out/profile.folded"
 stat() { sed -n "s/^$1: //p" "$out/stats"; }
 samples=$(stat samples) lost=$(stat lost)
 equal=$(stat selfcheck_equal) differ=$(stat selfcheck_differ)
+# arm64: samples where the frame-record walk lost the caller kunwind gave
+gained=$(stat selfcheck_gained)
 "$top/scripts/flamegraph.sh" "$out/profile.folded" "$out/profile.html" \
 	--title "kunwind profile ($kernel, $hz Hz, $secs s)" >&2 ||
 	die "scripts/flamegraph.sh failed"
@@ -129,7 +134,7 @@ fb=$(sed -n 's/^steps_fallback_\([a-z_]*\): \([0-9]*\)$/\1=\2/p' "$out/stats" |
 	tr '\n' ' ')
 echo "profile: steps tables=$(stat steps_tables) fallback=$(stat steps_fallback) (${fb% })"
 echo "profile: retpoline_thunk=$(stat retpoline_thunk) ($(pct "$(stat retpoline_thunk)" "$kern")% of kernel samples) entry=$(stat retpoline_thunk_entry) stopped=$(stat retpoline_thunk_stopped)"
-echo "profile: selfcheck equal=$equal differ=$differ orc_incomplete=$(stat selfcheck_orc_incomplete) agreement=$(pct "$equal" $((equal + differ)))%"
+echo "profile: selfcheck equal=$equal differ=$differ orc_incomplete=$(stat selfcheck_orc_incomplete) agreement=$(pct "$equal" $((equal + differ)))%${gained:+ gained=$gained}"
 echo "profile: selfcheck equal_tables=$(stat selfcheck_equal_tables) equal_fallback=$(stat selfcheck_equal_fallback) ($(stat selfcheck_equal_fallback_steps) steps) equal_stopped=$(stat selfcheck_equal_stopped)"
 echo "profile: $table"
 echo "profile: folded $out/profile.folded html $out/profile.html"

@@ -53,6 +53,7 @@
 #include <asm/switch_to.h>
 #include "counters.h"
 #include "kwalk.h"
+#include "arch/walk.h"
 #include "registry_lookup.h"
 #include "symbols.h"
 

@@ -81,6 +81,8 @@ static const struct sym_desc sym_descs[] = {
 	  "a stack overflow's walk ends on the overflow stack" },
 	{ { "sdei_stack_normal_ptr" }, SYM(sdei_stack_ptr[0]), false, NULL, NULL },
 	{ { "sdei_stack_critical_ptr" }, SYM(sdei_stack_ptr[1]), false, NULL, NULL },
+	{ { "stack_trace_save_regs" }, SYM(stack_trace_save_regs), true, NULL,
+	  "the profiler has no self-check against the frame-record walk" },
 #endif
 	{ { "put_task_stack" }, SYM(put_task_stack), true, NULL,
 	  "walks of other tasks are refused (their stacks cannot be pinned)" },

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 struct task_struct;
+struct pt_regs;
 struct stack_info;
 struct llist_node;
 struct list_head;
@@ -31,6 +32,11 @@ struct kunwind_syms {
 #ifdef CONFIG_ARM64
 	/* __percpu addresses: irq_stack_ptr, overflow_stack, the SDEI ones */
 	unsigned long irq_stack_ptr, overflow_stack, sdei_stack_ptr[2];
+	/* the kernel's frame-record walk: the profiler's self-check */
+	unsigned int (*stack_trace_save_regs)(struct pt_regs *regs,
+					      unsigned long *store,
+					      unsigned int size,
+					      unsigned int skip);
 #endif
 	void (*put_task_stack)(struct task_struct *task);
 	int (*kernel_text_address)(unsigned long addr);

@@ -25,7 +25,7 @@
 #include <linux/sched/task_stack.h>
 #include <asm/ptrace.h>
 #include <asm/stacktrace.h>
-#include "../kwalk.h"
+#include "walk.h"
 #include "../registry_lookup.h"
 #include "../symbols.h"
 

@@ -8,7 +8,7 @@
 #include <linux/sched/task_stack.h>
 #include <asm/ptrace.h>
 #include <asm/switch_to.h>
-#include "../kwalk.h"
+#include "walk.h"
 #include "../symbols.h"
 
 /*
