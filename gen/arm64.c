@@ -33,8 +33,11 @@
  * the CFA (LR sp+0).  Patched by ftrace to "mov x9, x30; bl
  * ftrace_caller", that still holds for a stop on either instruction.
  * The same holds at the first instruction of any function, so a function
- * without CFI (arch/arm64/lib's memset, memmove...) gets that row there:
- * a stop in its body still has none.
+ * without CFI gets that row there, and over all of its body when none of
+ * its instructions could move sp, change x29 or x30 or call
+ * (keeps_frame(), decoded conservatively): arch/arm64/lib's memset,
+ * memcpy, strlen... are such leaves.  Any other has no row past its
+ * first instruction.
  *
  * A row covers the call instruction only: a walk looks a return address
  * up at ip - 1, inside the call.  Where the CFI has a row, it stays (the
@@ -163,13 +166,57 @@ static bool covered(const struct span *sp, size_t nr, unsigned int shndx,
 }
 
 /*
+ * Could insn move sp, change x29 or x30, or call?  Conservatively yes
+ * for: a call (bl, blr); an instruction whose destination field (Rd, Rt;
+ * a pair's Rt2) is x29 or x30, stores too; a hint but nop, the wait and
+ * barrier-like ones and bti (the pointer authentication hints sign or
+ * strip x30); a load or store based on sp (writeback or not); add/sub
+ * (immediate, extended register) without S and a logical immediate but
+ * ANDS whose Rd is 31, which is sp there (with S, and for ANDS, the zero
+ * register: cmp, tst).
+ */
+static bool keeps_frame(u32 i)
+{
+	unsigned int rd = i & 0x1f, rn = (i >> 5) & 0x1f;
+
+	if (A64_IS_BL(i) || A64_IS_BLR(i))
+		return false;
+	if ((i & 0xfffffc1fu) == 0xd65f0000u)		/* ret Xn */
+		return true;
+	if ((i & 0xfffff01fu) == 0xd503201fu) {		/* hint #imm */
+		unsigned int crm_op2 = (i >> 5) & 0x7f;
+
+		return crm_op2 <= 5 ||			/* nop yield wfe wfi sev sevl */
+		       (crm_op2 >> 3) == 2 ||		/* esb psb tsb csdb */
+		       (crm_op2 >> 3) == 4;		/* bti */
+	}
+	if (rd == 29 || rd == 30)
+		return false;
+	if ((i & 0x0a000000u) == 0x08000000u) {		/* loads and stores */
+		if ((i & 0x38000000u) == 0x28000000u &&	/* pairs: Rt2 */
+		    (((i >> 10) & 0x1f) == 29 || ((i >> 10) & 0x1f) == 30))
+			return false;
+		return rn != 31;
+	}
+	if ((i & 0x1f800000u) == 0x11000000u ||		/* add/sub immediate */
+	    (i & 0x1f200000u) == 0x0b200000u)		/* ... extended reg */
+		return !(rd == 31 && !(i & 0x20000000u));
+	if ((i & 0x1f800000u) == 0x12000000u)		/* logical immediate */
+		return !(rd == 31 && ((i >> 29) & 3) != 3);
+	return true;
+}
+
+/*
  * Rows for the entry pads of function s: from its first byte to the first
  * one a row covers, if every instruction before it is a pad (at most 4);
- * for a function no row covers, its first instruction.
+ * for a function no row covers, its first instruction, or all of it
+ * where none of its instructions moves sp, changes x29 or x30 or calls
+ * (keeps_frame(): arch/arm64/lib's memcpy, memset, strlen...): a leaf
+ * whose return address is in x30 throughout.
  */
 static int pad_rows(struct cfi_rows *rows, const struct span *sp, size_t nr,
 		    const struct kelf_sym *s, const struct ksec *sec, u64 off,
-		    struct cfi_stats *st)
+		    u64 fn_end, struct cfi_stats *st)
 {
 	static const struct kunwind_rule lr = {
 		.type = KUNWIND_TYPE_LR, .reg = KUNWIND_REG_SP,
@@ -179,6 +226,19 @@ static int pad_rows(struct cfi_rows *rows, const struct span *sp, size_t nr,
 
 	if (covered(sp, nr, s->shndx, off))
 		return 0;
+	for (end = off; end < fn_end && end + A64_INSN <= sec->size; end += A64_INSN) {
+		memcpy(&insn, sec->data + end, sizeof(insn));
+		if (covered(sp, nr, s->shndx, end) || !keeps_frame(insn))
+			break;
+	}
+	if (end > off && end == fn_end) {		/* a whole leaf */
+		if (cfi_rows_add(rows, s->shndx, off, end, &lr))
+			return -1;
+		if (st)
+			st->arch_rows++;
+		return 0;
+	}
+	end = off;
 	while (end - off < 4 * A64_INSN && end + A64_INSN <= sec->size &&
 	       !covered(sp, nr, s->shndx, end)) {
 		memcpy(&insn, sec->data + end, sizeof(insn));
@@ -277,7 +337,7 @@ int arm64_entry_apply(struct kelf *e, struct cfi_rows *rows,
 		return -1;
 	for (i = 0; i < nr_syms && !err; i++)
 		if (text_sym(e, i, &s, &sec, &off, &end) && s.type == STT_FUNC)
-			err = pad_rows(rows, sp, nr, &s, sec, off, st);
+			err = pad_rows(rows, sp, nr, &s, sec, off, end, st);
 	free(sp);
 	return err;
 }
