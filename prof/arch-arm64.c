@@ -9,9 +9,11 @@
  * record x29 points at.  In a function that has not saved its own record
  * (a leaf, a prologue, an epilogue) that is the caller's record, so the
  * interrupted function's caller, still in x30, is lost: kunwind's walk has
- * it (its LR rule), one frame more, and the rest is the same.  Such a
- * sample is "gained" (stats selfcheck_gained), not a difference.
+ * it (its LR rule), one frame more, and the rest is the same; so at every
+ * interrupted frame of the sample (an exception under the interrupt).
+ * Such a sample is "gained" (stats selfcheck_gained), not a difference.
  */
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
@@ -35,20 +37,57 @@ bool prof_orc(struct pt_regs *regs, unsigned long *ip, unsigned int *n)
 	return *n > 0;
 }
 
-bool prof_oracle_gained(struct pt_regs *regs, const unsigned long *kun,
-			unsigned int nk, const unsigned long *orc,
-			unsigned int no)
+/* kun without the frames of skip (a bit a frame) is orc. */
+static bool same_but(const unsigned long *kun, unsigned int nk, u64 skip,
+		     const unsigned long *orc, unsigned int no)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < nk; i++) {
+		if (skip & (1ULL << i))
+			continue;
+		if (j == no || kun[i] != orc[j])
+			return false;
+		j++;
+	}
+	return j == no;
+}
+
+/*
+ * The frame-record walk loses a caller right after an interrupted frame
+ * (kunwind's frames flagged KUNWIND_FRAME_REGS: the sample's own, and
+ * any exception or interrupt a pt_regs on the stack gives).  Is kunwind's
+ * walk the kernel's with such frames, one after each, left out?  Each
+ * subset of those frames is tried (a recursion makes a greedy match
+ * ambiguous); for the sample's own registers the frame must be their
+ * x30.  Both truncated at PROF_DEPTH: the kernel's last frames are the
+ * ones kunwind had no room for.
+ */
+bool prof_oracle_gained(struct pt_regs *regs, const struct prof_sample *s,
+			const unsigned long *orc, unsigned int no)
 {
 	unsigned long lr = ptrauth_strip_kernel_insn_pac(regs->regs[30]);
-	unsigned int rest;
+	const unsigned long *kun = s->ip;
+	unsigned int nk = s->key.depth, i, nc = 0, pos[6];
+	u64 mask, skip;
 
-	if (no < 1 || nk < 2 || kun[0] != orc[0] || kun[1] != lr)
-		return false;
-	if (nk == no + 1)
-		rest = no - 1;
-	else if (nk == PROF_DEPTH && no == PROF_DEPTH)	/* both truncated */
-		rest = nk - 2;
-	else
-		return false;
-	return !memcmp(kun + 2, orc + 1, rest * sizeof(*kun));
+	for (i = 0; i + 1 < nk && nc < ARRAY_SIZE(pos); i++)
+		if (s->key.regs & (1ULL << i))
+			pos[nc++] = i + 1;
+	for (mask = 1; mask < (1ULL << nc); mask++) {
+		unsigned int n = 0, k;
+
+		for (skip = 0, k = 0; k < nc; k++)
+			if (mask & (1ULL << k)) {
+				skip |= 1ULL << pos[k];
+				n++;
+			}
+		if ((skip & 2) && kun[1] != lr)
+			continue;
+		if (same_but(kun, nk, skip, orc, no) ||
+		    (nk == PROF_DEPTH && no == PROF_DEPTH &&
+		     same_but(kun, nk, skip, orc, nk - n)))
+			return true;
+	}
+	return false;
 }

@@ -86,9 +86,8 @@ bool prof_orc(struct pt_regs *regs, unsigned long *ip, unsigned int *n)
 }
 
 /* ORC never loses a caller kunwind gives: every sample is equal or not. */
-bool prof_oracle_gained(struct pt_regs *regs, const unsigned long *kun,
-			unsigned int nk, const unsigned long *orc,
-			unsigned int no)
+bool prof_oracle_gained(struct pt_regs *regs, const struct prof_sample *s,
+			const unsigned long *orc, unsigned int no)
 {
 	return false;
 }

@@ -42,10 +42,9 @@ extern atomic_t prof_nr_fbs;
 /* arch-<arch>.c: x86's retpoline thunks, the kernel's own walk of a sample */
 bool prof_in_thunk(unsigned long ip, bool *entry);
 bool prof_orc(struct pt_regs *regs, unsigned long *ip, unsigned int *n);
-/* kun has the caller x30 held, which the kernel's walk orc lost (arm64) */
-bool prof_oracle_gained(struct pt_regs *regs, const unsigned long *kun,
-			unsigned int nk, const unsigned long *orc,
-			unsigned int no);
+/* s has callers the kernel's walk orc lost at interrupted frames (arm64) */
+bool prof_oracle_gained(struct pt_regs *regs, const struct prof_sample *s,
+			const unsigned long *orc, unsigned int no);
 void prof_orc_timed(struct prof_cpu *pc, struct pt_regs *regs,
 		    struct prof_orc_walk *o);
 void prof_check(struct prof_cpu *pc, struct pt_regs *regs, int stop,
