@@ -166,7 +166,7 @@ __noreturn void ksample_die_call_noreturn(long x)
 }
 
 __ksample_die_noreturn_text
-__attribute__((__noipa__, __optimize__("align-functions=1")))
+__attribute__((__noipa__, __optimize__("align-functions=1"))) notrace
 long ksample_die_after_noreturn(const long *p)
 {
 	return *p + 1;

@@ -175,7 +175,11 @@ static noinline void ksample_switch(int point)
  * The no-return case.  ksample_call_noreturn() ends with the call to
  * ksample_noreturn(), so its return address is the first byte after it:
  * ksample_after_noreturn() (or, with CONFIG_CALL_PADDING, that function's
- * padding), which the compiler is told not to align.  An unwinder that
+ * padding), which the compiler is told not to align, and not to trace:
+ * arm64's ftrace with call ops (Debian's arm64 kernel) wants every
+ * patchable entry 8-byte aligned, and BUG()s at the module's load on one
+ * that is not (arch/arm64/kernel/ftrace.c, "Misaligned patch-site").  An
+ * unwinder that
  * looks the return address up as is, not as ip - 1, gets the wrong rule
  * and the wrong symbol.  tests/stock.test checks this layout in the .ko.
  *
@@ -199,7 +203,7 @@ __noreturn void ksample_call_noreturn(long x)
 }
 
 __ksample_noreturn_text
-__attribute__((__noipa__, __optimize__("align-functions=1")))
+__attribute__((__noipa__, __optimize__("align-functions=1"))) notrace
 long ksample_after_noreturn(const long *p)
 {
 	return *p + 1;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """kunwind.ko's printed traces on the arm64 test kernel against the kernel's.
 
-    tests/arm64_traces.py KIND CONSOLE...
+    tests/arm64_traces.py [--tag TAG] KIND CONSOLE...
 
 Each CONSOLE is a boot of tests/harness/arm64-death.sh: kunwind.ko (with the
 vmlinux table) and the sample module loaded, the sample's points run, then
@@ -41,7 +41,9 @@ frames up to panic() left out, as kunwind starts where it was called):
     no table; a stack overflow's pt_regs has its sp in the guard page);
   - the kind's mark in kunwind's trace (KINDS: a stack, a function).
 
-Prints "ok arm64_death_<kind> # ..." or "not ok ..." with why, and a
+Prints "ok arm64_death_<kind> # ..." (with --tag T, arm64_death_T_<kind>:
+Debian's stock kernel, tests/harness/arm64-death.sh --stock) or "not ok
+..." with why, and a
 summary line "# arm64 deaths: kernel lost N callers, kunwind gave them".
 """
 import re
@@ -203,12 +205,14 @@ def register_dumps(ls):
 
 def check_points(ls):
     """Every point's kunwind trace against its dump_stack(): problems."""
-    bad, n = [], 0
+    bad, n, seen = [], 0, set()
     for i, line in enumerate(ls):
         m = re.match(r"^kunwind-sample: point (\d+) kunwind$", line)
-        if not m:
+        # a console may print the log again at a panic: the first only
+        if not m or m.group(1) in seen:
             continue
         num = m.group(1)
+        seen.add(num)
         try:
             h = next(x for x in range(i, len(ls))
                      if ls[x].startswith("kunwind: Call Trace ("))
@@ -299,12 +303,17 @@ def check_death(kind, ls):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in KINDS:
-        sys.exit("usage: %s KIND CONSOLE... (KIND: %s)" %
+    args = sys.argv[1:]
+    prefix = "arm64_death_"
+    if args[:1] == ["--tag"] and len(args) > 1:	# arm64_death_<tag>_<kind>
+        prefix += args[1] + "_"
+        args = args[2:]
+    if len(args) < 2 or args[0] not in KINDS:
+        sys.exit("usage: %s [--tag TAG] KIND CONSOLE... (KIND: %s)" %
                  (sys.argv[0], " ".join(KINDS)))
-    kind = sys.argv[1]
+    kind = args[0]
     rc = 0
-    for path in sys.argv[2:]:
+    for path in args[1:]:
         ls = lines(path)
         n, pbad = check_points(ls)
         bad, note, gained = check_death(kind, ls)
@@ -312,7 +321,7 @@ def main():
         for before, caller, how in gained:
             print("# %s: after %s the kernel lost %s, kunwind gave it (%s)" %
                   (kind, before, caller, how))
-        name = "arm64_death_%s" % kind.replace("-", "_")
+        name = prefix + kind.replace("-", "_")
         if bad:
             rc = 1
             print("not ok %s # %s" % (name, path))

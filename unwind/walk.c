@@ -313,6 +313,23 @@ __kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
 }
 
 /*
+ * Is rbp (x29) where a frame pointer may point: above sp on the current
+ * stack; on arm64 also on a stack the walk may enter, as
+ * call_on_irq_stack()'s record on the task stack is for the frames on
+ * the IRQ stack (the kernel's frame-record walk crosses there too).
+ */
+static __kunwind_walk bool fp_on_stack(struct kunwind_state *s)
+{
+#ifdef KUNWIND_ARCH_HAS_LR
+	unsigned long lo, hi;
+
+	if (s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
+		return !stack_change(s, s->bp, &lo, &hi);
+#endif
+	return s->bp >= s->sp && s->bp - s->stack_lo < s->stack_hi - s->stack_lo;
+}
+
+/*
  * Without a row, guess the frame from rbp as a frame pointer: saved rbp at
  * rbp, the return address above it, the caller's sp above that
  * (arch-x86.h).  Right for code built with frame pointers, a guess
@@ -327,9 +344,8 @@ static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 				    unsigned long *sp, unsigned long *bp,
 				    enum kunwind_stop why)
 {
-	if (!(s->flags & KUNWIND_FP_FALLBACK) || s->bp < s->sp ||
-	    s->bp & KUNWIND_FP_ALIGN_MASK ||
-	    s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
+	if (!(s->flags & KUNWIND_FP_FALLBACK) || !fp_on_stack(s) ||
+	    s->bp & KUNWIND_FP_ALIGN_MASK)
 		return stop(s, why);
 	if (!read_word(s, s->bp + KUNWIND_FP_RA_OFF, ip) ||
 	    !read_word(s, s->bp, bp))

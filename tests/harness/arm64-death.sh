@@ -5,8 +5,11 @@
 # and the sample module for arm64, then boot once per death of the
 # sample's (sample/deaths.c), each console kept:
 #
-#	tests/harness/arm64-death.sh KIND...
+#	tests/harness/arm64-death.sh [--stock] KIND...
 #
+# --stock: Debian's arm64 kernel instead, and the modules built against
+# its headers with its -dbg vmlinux's table (tests/harness/arm64-stock.sh);
+# the consoles go to $O/tests/arm64/death-stock/KIND/.
 # KIND: as tests/harness/death-boot.sh's (kthread-null null-call bug asm
 # noreturn tasklet hrtimer sort idr panic stack-overflow), or "all".
 #
@@ -21,9 +24,15 @@
 set -euo pipefail
 
 who='arm64-death'
+# shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] || die "usage: $0 KIND..."
+kernel='test'
+if [ "${1:-}" = --stock ]; then
+	kernel=stock
+	shift
+fi
+[ $# -ge 1 ] || die "usage: $0 [--stock] KIND..."
 kinds=("$@")
 [ "${kinds[*]}" != all ] ||
 	kinds=(kthread-null null-call bug asm noreturn tasklet hrtimer sort idr
@@ -32,12 +41,20 @@ kinds=("$@")
 export KUNWIND_QEMU_ARCH=arm64
 harness_objdir
 out=$objdir/tests/arm64/death
+[ "$kernel" = test ] || out=$out-$kernel
 mkdir -p "$out"
 
-kdir=$(KUNWIND_ARCH=arm64 "$harness/test-kernel.sh" | tail -n1) ||
-	die "no arm64 test kernel"
-src=$("$harness/arm64-modules.sh" | tail -n1) ||
-	die "the arm64 modules did not build (tests/harness/arm64-modules.sh)"
+if [ "$kernel" = stock ]; then
+	line=$("$harness/arm64-stock.sh" | tail -n1) ||
+		die "Debian's arm64 kernel or its modules failed (tests/harness/arm64-stock.sh)"
+	image=${line%% *} src=${line#* }
+else
+	kdir=$(KUNWIND_ARCH=arm64 "$harness/test-kernel.sh" | tail -n1) ||
+		die "no arm64 test kernel"
+	image=$kdir/arch/arm64/boot/Image
+	src=$("$harness/arm64-modules.sh" | tail -n1) ||
+		die "the arm64 modules did not build (tests/harness/arm64-modules.sh)"
+fi
 
 for kind in "${kinds[@]}"; do
 	d=$out/$kind
@@ -54,7 +71,7 @@ EOF
 		"$src/sample/kunwind_sample.ko" "$d/test.sh" >"$d/initramfs.log" 2>&1 ||
 		die "initramfs for $kind (log: $d/initramfs.log)"
 	harness_boot 3 "$d/console.log" "$d/qemu.err" \
-		--kernel "$kdir/arch/arm64/boot/Image" \
+		--kernel "$image" \
 		--initrd "$d/initrd.cpio.gz" --append "oops=panic" \
 		--timeout 120 --smp 2 || true
 	say "$kind: $boot_status"

@@ -25,17 +25,10 @@
 # leaves them alone.)
 #
 # The arm64 busybox is fetched once into $KUNWIND_CACHE/arm64/busybox
-# (the package's version beside it, in busybox.version) without making
-# arm64 a foreign architecture of this machine's dpkg: apt-get runs with
-# arm64 as its only architecture and its own sources, lists, cache and
-# (empty) dpkg status under $KUNWIND_CACHE/arm64/apt, so nothing of the
-# system's apt state changes; "apt-get download" then "dpkg-deb -x".
-# The lists (~19 MB) are removed once the busybox is there.  Sources:
-# $KUNWIND_DEBIAN_MIRROR (default http://deb.debian.org/debian) and
-# $KUNWIND_DEBIAN_SECURITY (default http://deb.debian.org/debian-security),
-# the suites of this machine's release (/etc/os-release), main only;
-# signed by the Debian archive keyring.  Remove the cached busybox to fetch
-# it again.
+# (the package's version beside it, in busybox.version) by
+# tests/harness/arm64-apt.sh, which leaves this machine's dpkg and apt
+# state alone, then "dpkg-deb -x".  Remove the cached busybox to fetch it
+# again.
 set -euo pipefail
 
 who='arm64-initramfs'
@@ -70,40 +63,12 @@ elf_interp() {
 }
 
 fetch_busybox() {
-	local a=$adir/apt opts suite
-	# shellcheck disable=SC1091 # the machine's, not ours
-	suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	[ -n "$suite" ] || die "no VERSION_CODENAME in /etc/os-release"
-	local mirror=${KUNWIND_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-	local sec=${KUNWIND_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
-	local key=/usr/share/keyrings/debian-archive-keyring.gpg
-	[ -f "$key" ] || apt_need debian-archive-keyring ||
-		die "no $key"
+	local a=$adir/fetch deb
 	rm -rf "$a"
-	mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/parts" \
-		"$a/prefs" "$a/deb"
-	: >"$a/status"
-	{
-		echo "deb [arch=arm64 signed-by=$key] $mirror $suite main"
-		echo "deb [arch=arm64 signed-by=$key] $mirror $suite-updates main"
-		echo "deb [arch=arm64 signed-by=$key] $sec $suite-security main"
-	} >"$a/sources.list"
-	# APT::Sandbox::User=root: the private directories are not the
-	# _apt user's (only a warning otherwise, but one per download).
-	opts=(-o APT::Architecture=arm64 -o APT::Architectures::=arm64
-		-o "Dir::State::Lists=$a/lists" -o "Dir::State::status=$a/status"
-		-o "Dir::Cache=$a/cache" -o "Dir::Etc::sourcelist=$a/sources.list"
-		-o "Dir::Etc::sourceparts=$a/parts"
-		-o "Dir::Etc::preferencesparts=$a/prefs"
-		-o APT::Sandbox::User=root)
-	say "fetching busybox-static:arm64 (private apt state in $a)"
-	apt-get "${opts[@]}" -qq update >&2 ||
-		die "apt-get update of the arm64 lists failed"
-	(cd "$a/deb" && apt-get "${opts[@]}" -qq download busybox-static) >&2 ||
-		die "apt-get download busybox-static (arm64) failed"
-	local deb
-	deb=$(find "$a/deb" -name 'busybox-static_*_arm64.deb' | head -n1)
-	[ -n "$deb" ] || die "no busybox-static arm64 .deb in $a/deb"
+	"$harness/arm64-apt.sh" "$a" busybox-static ||
+		die "could not fetch busybox-static (arm64)"
+	deb=$(find "$a" -name 'busybox-static_*_arm64.deb' | head -n1)
+	[ -n "$deb" ] || die "no busybox-static arm64 .deb in $a"
 	dpkg-deb -x "$deb" "$a/x" || die "dpkg-deb -x $deb failed"
 	[ "$(elf_machine "$a/x/bin/busybox")" = AArch64 ] ||
 		die "$deb: bin/busybox is not an AArch64 program"

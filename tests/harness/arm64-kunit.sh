@@ -18,6 +18,7 @@
 set -euo pipefail
 
 who='arm64-kunit'
+# shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 export KUNWIND_QEMU_ARCH=arm64

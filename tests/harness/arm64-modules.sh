@@ -16,6 +16,7 @@
 set -euo pipefail
 
 who='arm64-modules'
+# shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 harness_objdir
@@ -30,18 +31,10 @@ harness_gen "$log"
 src=$out/src
 harness_mirror "$src" ./Kbuild ./Kconfig ./scripts/kunwind.mk ./unwind \
 	./prof ./sample ./kunit
-cross() {
-	echo "+ make $*" >>"$log"
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u O -u CC -u CFLAGS \
-		make -C "$kdir/source" O="$kdir" ARCH=arm64 -j"$(nproc)" \
-		CROSS_COMPILE=aarch64-linux-gnu- KUNWIND_GEN="$gen" W=1 \
-		"$@" >>"$log" 2>&1
-}
 say "building kunwind.ko, the sample and the benchmark for arm64 (log: $log)"
-cross M="$src" KUNWIND_VMLINUX="$kdir/vmlinux" modules &&
-	cross M="$src/sample" KUNWIND_DIR="$src" modules &&
-	cross M="$src/kunit" KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" modules ||
-	{ tail -n 30 "$log" >&2; die "the arm64 modules did not build"; }
-! grep -E 'warning:|error:' "$log" >&2 ||
-	die "the arm64 build warned (W=1): $log"
+harness_arm64_make "$log" "$kdir" M="$src" KUNWIND_VMLINUX="$kdir/vmlinux" modules &&
+	harness_arm64_make "$log" "$kdir" M="$src/sample" KUNWIND_DIR="$src" modules &&
+	harness_arm64_make "$log" "$kdir" M="$src/kunit" \
+		KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" modules ||
+	{ tail -n 30 "$log" >&2; die "the arm64 modules did not build, or warned (W=1)"; }
 echo "$src"

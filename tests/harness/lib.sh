@@ -65,6 +65,11 @@
 #			(boot-modules.sh KERNEL [DIR]); sets bzimage, the
 #			kernel to boot, and src, the directory of kunwind.ko
 #			and sample/kunwind_sample.ko; dies if the build failed
+#	harness_arm64_make LOG KDIR MAKE-ARGS...
+#			make -C KDIR (a kernel build or headers directory)
+#			for arm64 with aarch64-linux-gnu-, W=1 and $gen as
+#			KUNWIND_GEN, the output appended to LOG; fails if
+#			make does, or if LOG has a compiler warning
 #	harness_boot TRIES LOG ERR QEMU-RUN-ARGS...
 #			one boot (qemu-run.sh --log LOG QEMU-RUN-ARGS, its
 #			stdout dropped, its stderr to the file ERR, or
@@ -216,6 +221,17 @@ harness_mirror() {
 		--exclude='Module.symvers' --exclude='vmlinux-info.h' \
 		--exclude='*.tmp' --exclude='.tmp*' "$@" "$dir/") ||
 		die "rsync of the sources into $dir failed"
+}
+
+harness_arm64_make() {
+	local log="$1" kd="$2"
+	shift 2
+	echo "+ make -C $kd $*" >>"$log"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u O -u CC -u CFLAGS \
+		make -C "$kd" ARCH=arm64 -j"$(nproc)" \
+		CROSS_COMPILE=aarch64-linux-gnu- KUNWIND_GEN="$gen" W=1 \
+		"$@" >>"$log" 2>&1 || return 1
+	! grep -E 'warning:|error:' "$log" >&2
 }
 
 harness_modules() {

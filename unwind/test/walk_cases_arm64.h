@@ -388,6 +388,37 @@ static void kt_walk_arm64_fallback_steps(KT_TEST *test)
 		  "a record step off the stack: ip %#lx, stop %d", s->ip, s->stop);
 }
 
+/*
+ * The frame-record step off the IRQ stack: no row for a frame on stack 2
+ * (the IRQ stack, exactly [lo, hi)), x29 at a record on the task stack
+ * (call_on_irq_stack()'s): the step crosses to it, as the kernel's walk
+ * does, and the walk goes on by rows there.
+ */
+static void kt_walk_arm64_fp_step_crosses_stacks(KT_TEST *test)
+{
+	unsigned long rec = KT_STACK + 0x40, top2 = KT_STACK2 + 8 * KT_WORDS;
+	struct kt_fake *f = kt_a64_new(test);
+	struct kunwind_state *s;
+
+	if (!f)
+		return;
+	f->two = true;
+	f->exact_top = true;
+	kt_put(f, rec, 0);
+	kt_put(f, rec + 8, 0x1350);
+	s = &f->w.s;
+	kunwind_start(s, &kt_fake_ops, f, 0x1810, top2 - 16, rec, KT_DEPTH,
+		      KUNWIND_FIRST_CALLED);
+	KT_EXPECT(test, !kunwind_next(s) && s->stop == KUNWIND_STOP_NO_ROW,
+		  "a row in the gap? stop %d", s->stop);
+	KT_EXPECT(test, kunwind_fp_step(s) && s->ip == 0x1350 &&
+		  s->sp == rec + 16 && s->stack_lo == KT_STACK,
+		  "the record step gave ip %#lx sp %#lx on the stack at %#lx",
+		  s->ip, s->sp, s->stack_lo);
+	KT_EXPECT(test, !kunwind_next(s) && s->stop == KUNWIND_STOP_END,
+		  "the task stack's end: stop %d", s->stop);
+}
+
 /* Another architecture's table: no segment for this walker. */
 static void kt_walk_arm64_foreign_table_is_no_table(KT_TEST *test)
 {
@@ -433,6 +464,8 @@ static const struct kt_scenario kt_walk_arm64_scenarios[] = {
 	  kt_walk_arm64_foreign_table_is_no_table },
 	{ "walk_arm64_empty_stack_frame", kt_walk_arm64_empty_stack_frame },
 	{ "walk_arm64_fallback_steps", kt_walk_arm64_fallback_steps },
+	{ "walk_arm64_fp_step_crosses_stacks",
+	  kt_walk_arm64_fp_step_crosses_stacks },
 };
 
 #endif /* _KUNWIND_TEST_WALK_CASES_ARM64_H */
