@@ -207,6 +207,137 @@ static bool keeps_frame(u32 i)
 }
 
 /*
+ * A function without CFI that saves a frame record, in straight-line
+ * code from its entry (call_on_irq_stack()): what is known of sp, x29
+ * and the return address at each instruction, by simulating the few
+ * instructions that move them; the first one not modelled, or any branch
+ * but a call (after which the state is the same) and ret, ends it.
+ */
+struct a64_frame {
+	bool sp_known, fp_known, saved;	/* saved: the record at CFA - rec */
+	s64 sp_cfa, fp_cfa, rec;	/* CFA - sp, CFA - x29 */
+};
+
+#define A64_STP_FP_LR_PRE	0xa9807bfdu	/* stp x29, x30, [sp, #i]! */
+#define A64_LDP_FP_LR_POST	0xa8c07bfdu	/* ldp x29, x30, [sp], #i */
+#define A64_PAIR_MASK		0xffc07fffu
+#define A64_MOV_FP_SP		0x910003fdu	/* mov x29, sp */
+#define A64_MOV_SP_FP		0x910003bfu	/* mov sp, x29 */
+
+/* The rule of state f; false if none can say it. */
+static bool frame_rule(const struct a64_frame *f, struct kunwind_rule *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (f->saved && f->fp_known) {
+		*r = (struct kunwind_rule){ .type = KUNWIND_TYPE_CALL,
+			.reg = KUNWIND_REG_BP, .cfa_off = f->fp_cfa,
+			.bp_off = -f->rec };
+	} else if (f->saved && f->sp_known) {
+		*r = (struct kunwind_rule){ .type = KUNWIND_TYPE_CALL,
+			.reg = KUNWIND_REG_SP, .cfa_off = f->sp_cfa,
+			.bp_off = -f->rec };
+	} else if (!f->saved && f->sp_known) {
+		*r = (struct kunwind_rule){ .type = KUNWIND_TYPE_LR,
+			.reg = KUNWIND_REG_SP, .cfa_off = f->sp_cfa };
+	} else {
+		return false;
+	}
+	return r->cfa_off == (s32)r->cfa_off;
+}
+
+/* f after insn i; false where the simulation must end. */
+static bool frame_step(struct a64_frame *f, u32 i)
+{
+	s64 imm = (s64)((u64)((i >> 15) & 0x7f) << 57) >> 54;	/* imm7 * 8 */
+
+	if ((i & A64_PAIR_MASK) == A64_STP_FP_LR_PRE) {
+		if (!f->sp_known || f->saved || imm >= 0)
+			return false;
+		f->sp_cfa -= imm;
+		f->saved = true;
+		f->rec = f->sp_cfa;
+		return true;
+	}
+	if ((i & A64_PAIR_MASK) == A64_LDP_FP_LR_POST) {
+		if (!f->sp_known || !f->saved || f->sp_cfa != f->rec || imm <= 0)
+			return false;
+		f->sp_cfa -= imm;
+		f->saved = f->fp_known = false;
+		return true;
+	}
+	if (i == A64_MOV_FP_SP) {
+		f->fp_known = f->sp_known;
+		f->fp_cfa = f->sp_cfa;
+		return f->sp_known;
+	}
+	if (i == A64_MOV_SP_FP) {
+		f->sp_known = f->fp_known;
+		f->sp_cfa = f->fp_cfa;
+		return true;
+	}
+	/* add/sub immediate, no S, into sp: from sp, or sp unknown after */
+	if ((i & 0x1f80001fu) == 0x1100001fu && !(i & 0x20000000u)) {
+		u64 v = ((i >> 10) & 0xfff) << ((i >> 22) & 1 ? 12 : 0);
+
+		if (((i >> 5) & 0x1f) != 31) {
+			f->sp_known = false;
+			return true;
+		}
+		f->sp_cfa += (i & 0x40000000u) ? (s64)v : -(s64)v;
+		return true;
+	}
+	if (A64_IS_BL(i) || A64_IS_BLR(i))	/* x30 clobbered: saved? */
+		return f->saved;
+	/* other branches: b, b.cond, cbz, tbz, br, ret... end it */
+	if ((i & 0x7c000000u) == 0x14000000u || (i & 0xff000010u) == 0x54000000u ||
+	    (i & 0x7e000000u) == 0x34000000u || (i & 0x7e000000u) == 0x36000000u ||
+	    (i & 0xfe000000u) == 0xd6000000u)
+		return false;
+	return keeps_frame(i);
+}
+
+/*
+ * Rows over function s from off, if all of it is straight-line code: no
+ * branch but calls, its state known (frame_step()) at every instruction
+ * up to its ret; one row an instruction, where no row is yet.  Only
+ * then is every instruction reached from the entry alone, in the state
+ * simulated.  Returns how many rows, 0 for none, or -1.
+ */
+static int frame_rows(struct cfi_rows *rows, const struct span *sp, size_t nr,
+		      const struct kelf_sym *s, const struct ksec *sec, u64 off,
+		      u64 fn_end)
+{
+	struct a64_frame f;
+	struct kunwind_rule r;
+	int pass, n = 0;
+	u64 at;
+	u32 insn;
+
+	for (pass = 0; pass < 2; pass++) {	/* check, then add */
+		f = (struct a64_frame){ .sp_known = true };
+		for (at = off;; at += A64_INSN) {
+			if (at >= fn_end || at + A64_INSN > sec->size ||
+			    !frame_rule(&f, &r))
+				return 0;
+			if (pass && !covered(sp, nr, s->shndx, at)) {
+				if (cfi_rows_add(rows, s->shndx, at,
+						 at + A64_INSN, &r))
+					return -1;
+				n++;
+			}
+			memcpy(&insn, sec->data + at, sizeof(insn));
+			if (insn == 0xd65f03c0u)	/* ret: the end */
+				break;
+			if (!frame_step(&f, insn))
+				return 0;
+		}
+		if (at + A64_INSN != fn_end)	/* code past the ret */
+			return 0;
+	}
+	return n;
+}
+
+/*
  * Rows for the entry pads of function s: from its first byte to the first
  * one a row covers, if every instruction before it is a pad (at most 4);
  * for a function no row covers, its first instruction, or all of it
@@ -223,6 +354,7 @@ static int pad_rows(struct cfi_rows *rows, const struct span *sp, size_t nr,
 	};
 	u64 end = off;
 	u32 insn;
+	int n;
 
 	if (covered(sp, nr, s->shndx, off))
 		return 0;
@@ -238,6 +370,22 @@ static int pad_rows(struct cfi_rows *rows, const struct span *sp, size_t nr,
 			st->arch_rows++;
 		return 0;
 	}
+	/*
+	 * A frame record saved in straight-line code: its rows.  Not where
+	 * the scan above met a row (the CFI of a function after its entry
+	 * pads: the pads' rows below).
+	 */
+	n = covered(sp, nr, s->shndx, end) ? 0 :
+	    frame_rows(rows, sp, nr, s, sec, off, fn_end);
+	if (n < 0)
+		return -1;
+	if (n > 1) {
+		if (st)
+			st->arch_rows += n;
+		return 0;
+	}
+	if (n == 1)	/* only the first instruction's: as below */
+		return st ? (st->arch_rows++, 0) : 0;
 	end = off;
 	while (end - off < 4 * A64_INSN && end + A64_INSN <= sec->size &&
 	       !covered(sp, nr, s->shndx, end)) {
