@@ -262,7 +262,8 @@ static bool frame_step(struct a64_frame *f, u32 i)
 		if (!f->sp_known || !f->saved || f->sp_cfa != f->rec || imm <= 0)
 			return false;
 		f->sp_cfa -= imm;
-		f->saved = f->fp_known = false;
+		f->saved = false;
+		f->fp_known = false;
 		return true;
 	}
 	if (i == A64_MOV_FP_SP) {
@@ -379,13 +380,11 @@ static int pad_rows(struct cfi_rows *rows, const struct span *sp, size_t nr,
 	    frame_rows(rows, sp, nr, s, sec, off, fn_end);
 	if (n < 0)
 		return -1;
-	if (n > 1) {
+	if (n) {
 		if (st)
 			st->arch_rows += n;
 		return 0;
 	}
-	if (n == 1)	/* only the first instruction's: as below */
-		return st ? (st->arch_rows++, 0) : 0;
 	end = off;
 	while (end - off < 4 * A64_INSN && end + A64_INSN <= sec->size &&
 	       !covered(sp, nr, s->shndx, end)) {
