@@ -67,9 +67,10 @@
 #			and sample/kunwind_sample.ko; dies if the build failed
 #	harness_arm64_make LOG KDIR MAKE-ARGS...
 #			make -C KDIR (a kernel build or headers directory)
-#			for arm64 with aarch64-linux-gnu-, W=1 and $gen as
-#			KUNWIND_GEN, the output appended to LOG; fails if
-#			make does, or if LOG has a compiler warning
+#			for arm64 with aarch64-linux-gnu-, W=1,
+#			CONFIG_WERROR=y and $gen as KUNWIND_GEN, the output
+#			appended to LOG; fails if make does, or if LOG has
+#			a compiler warning
 #	harness_boot TRIES LOG ERR QEMU-RUN-ARGS...
 #			one boot (qemu-run.sh --log LOG QEMU-RUN-ARGS, its
 #			stdout dropped, its stderr to the file ERR, or
@@ -230,7 +231,7 @@ harness_arm64_make() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u O -u CC -u CFLAGS \
 		make -C "$kd" ARCH=arm64 -j"$(nproc)" \
 		CROSS_COMPILE=aarch64-linux-gnu- KUNWIND_GEN="$gen" W=1 \
-		"$@" >>"$log" 2>&1 || return 1
+		CONFIG_WERROR=y "$@" >>"$log" 2>&1 || return 1
 	! grep -E 'warning:|error:' "$log" >&2
 }
 

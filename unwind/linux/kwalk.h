@@ -82,18 +82,9 @@ struct kunwind_kstate {
 bool kunwind_walk_start(struct kunwind_kstate *w, struct task_struct *task,
 			unsigned long ip, unsigned long sp, unsigned long bp,
 			bool first_called);
-/**
- * kunwind_walk_start_here() - Start a walk of current from inside a function.
- * @w:  the walk
- * @ip: an exact ip of the calling function
- * @sp: its sp there
- * @bp: its frame pointer there
- *
- * The first frame is the function's caller, one step up.
- *
- * Context: Any context; disables preemption until kunwind_walk_end().
- * Return: true if @w's first frame is valid; kunwind_walk_end() either way.
- */
+/* As kunwind_walk_start() of current, from an exact ip, sp and frame
+ * pointer inside the calling function: its caller, one step up, is the
+ * first frame (arm64's kunwind_caller_frame(), api.c). */
 bool kunwind_walk_start_here(struct kunwind_kstate *w, unsigned long ip,
 			     unsigned long sp, unsigned long bp);
 /**

@@ -29,6 +29,25 @@
 #include "../registry_lookup.h"
 #include "../symbols.h"
 
+/* dump_stack()-style names of the stacks (arm64 prints none itself). */
+const char *kunwind_stack_name(kunwind_stack_t type)
+{
+	switch (type) {
+	case KUNWIND_STACK_TASK:
+		return "TASK";
+	case KUNWIND_STACK_IRQ:
+		return "IRQ";
+	case KUNWIND_STACK_OVERFLOW:
+		return "OVERFLOW";
+	case KUNWIND_STACK_SDEI_NORMAL:
+		return "SDEI";
+	case KUNWIND_STACK_SDEI_CRITICAL:
+		return "SDEI_CRITICAL";
+	default:
+		return "UNKNOWN";
+	}
+}
+
 /* The stack a per-CPU pointer variable (resolved by name) points at. */
 static __kunwind_walk bool pcpu_stack(unsigned long var, unsigned long size,
 				      unsigned long *lo, unsigned long *hi)

@@ -100,23 +100,4 @@ static __always_inline bool kunwind_kernel_addr_ok(unsigned long addr)
 	return addr >= PAGE_OFFSET;
 }
 
-/* dump_stack()-style names of the stacks (arm64 prints none itself). */
-static inline const char *kunwind_stack_name(kunwind_stack_t type)
-{
-	switch (type) {
-	case KUNWIND_STACK_TASK:
-		return "TASK";
-	case KUNWIND_STACK_IRQ:
-		return "IRQ";
-	case KUNWIND_STACK_OVERFLOW:
-		return "OVERFLOW";
-	case KUNWIND_STACK_SDEI_NORMAL:
-		return "SDEI";
-	case KUNWIND_STACK_SDEI_CRITICAL:
-		return "SDEI_CRITICAL";
-	default:
-		return "UNKNOWN";
-	}
-}
-
 #endif /* _KUNWIND_LINUX_ARCH_ARM64_H */

@@ -49,5 +49,7 @@ bool kunwind_arch_stack(struct kunwind_kstate *w, unsigned long addr,
 bool kunwind_arch_task_frame(struct task_struct *task, unsigned long *ip,
 			     unsigned long *sp, unsigned long *bp, bool *called);
 enum kunwind_arch_step kunwind_arch_fallback_step(struct kunwind_kstate *w);
+/* dump_stack()'s name of a stack type ("IRQ", ...) */
+const char *kunwind_stack_name(kunwind_stack_t type);
 
 #endif /* _KUNWIND_LINUX_ARCH_WALK_H */

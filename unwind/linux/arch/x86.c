@@ -11,6 +11,28 @@
 #include "walk.h"
 #include "../symbols.h"
 
+/* The names dump_stack() prints for stack types (stack_type_name()). */
+const char *kunwind_stack_name(enum stack_type type)
+{
+	static const char * const exc[] = {
+		[ESTACK_DF] = "#DF", [ESTACK_NMI] = "NMI", [ESTACK_DB] = "#DB",
+		[ESTACK_MCE] = "#MC", [ESTACK_VC] = "#VC", [ESTACK_VC2] = "#VC2",
+	};
+
+	if (type == STACK_TYPE_TASK)
+		return "TASK";
+	if (type == STACK_TYPE_IRQ)
+		return "IRQ";
+	if (type == STACK_TYPE_SOFTIRQ)
+		return "SOFTIRQ";
+	if (type == STACK_TYPE_ENTRY)
+		return "ENTRY_TRAMPOLINE";
+	if (type >= STACK_TYPE_EXCEPTION && type <= STACK_TYPE_EXCEPTION_LAST &&
+	    type - STACK_TYPE_EXCEPTION < ARRAY_SIZE(exc))
+		return exc[type - STACK_TYPE_EXCEPTION];
+	return "UNKNOWN";
+}
+
 /*
  * The stack of w's task holding addr, past current's task stack (kwalk.c
  * tried it): get_stack_info() knows them all and their order (IRQ ->
