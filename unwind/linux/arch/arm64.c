@@ -30,7 +30,7 @@
 #include "../symbols.h"
 
 /* dump_stack()-style names of the stacks (arm64 prints none itself). */
-const char *kunwind_stack_name(kunwind_stack_t type)
+__kunwind_walk const char *kunwind_stack_name(kunwind_stack_t type)
 {
 	switch (type) {
 	case KUNWIND_STACK_TASK:

@@ -12,7 +12,7 @@
 #include "../symbols.h"
 
 /* The names dump_stack() prints for stack types (stack_type_name()). */
-const char *kunwind_stack_name(enum stack_type type)
+__kunwind_walk const char *kunwind_stack_name(enum stack_type type)
 {
 	static const char * const exc[] = {
 		[ESTACK_DF] = "#DF", [ESTACK_NMI] = "NMI", [ESTACK_DB] = "#DB",
