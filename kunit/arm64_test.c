@@ -345,7 +345,7 @@ static void arm64_interrupted_code_gets_its_caller(struct kunit *test)
 
 /*
  * kunit/Kbuild builds this file on arm64 only; the #ifdef says so to
- * tests/harness/kunit-report.py, which reads the cases of every kunit/*.c
+ * tests/harness/kunit-report.py, which reads the cases of every .c file
  * with the kernel's .config.
  */
 #ifdef CONFIG_ARM64
