@@ -44,6 +44,7 @@
  * rows here are added after the CFI's, and the table keeps the first).
  */
 #include <elf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,21 +166,34 @@ static bool covered(const struct span *sp, size_t nr, unsigned int shndx,
 	return lo < nr && sp[lo].shndx == shndx && sp[lo].start <= off;
 }
 
+/* A general register field naming x29 or x30 (and with sp: also 31). */
+static bool frame_reg(unsigned int r, bool sp)
+{
+	return r == 29 || r == 30 || (sp && r == 31);
+}
+
 /*
  * Could insn move sp, change x29 or x30, or call?  Conservatively yes
- * for: a call (bl, blr); an instruction whose destination field (Rd, Rt;
- * a pair's Rt2) is x29 or x30, stores too; a hint but nop, the wait and
- * barrier-like ones and bti (the pointer authentication hints sign or
- * strip x30); a load or store based on sp (writeback or not); add/sub
- * (immediate, extended register) without S and a logical immediate but
- * ANDS whose Rd is 31, which is sp there (with S, and for ANDS, the zero
- * register: cmp, tst).
+ * for:
+ * - a call: bl, blr and the pointer-authenticated blraa/blrab(z);
+ * - a hint but nop, the wait and barrier-like ones and bti (the pointer
+ *   authentication hints sign or strip x30);
+ * - a general register destination (bits 4:0) of x29 or x30, stores too;
+ * - a load or store naming x29 or x30 in a register field it writes
+ *   (Rt; a pair's and an exclusive's Rt2; an exclusive's, an atomic's or
+ *   a memory copy's Rs) or as its base (writeback), or based on sp;
+ *   SIMD&FP ones (bit 26) only by their base;
+ * - add/sub (immediate, with tags, extended register) without S, a
+ *   logical immediate but ANDS, IRG and an SVE/SME instruction whose Rd is
+ *   31, which is sp there (with S, and for ANDS, the zero register: cmp,
+ *   tst); msr to SPSel.
  */
 static bool keeps_frame(u32 i)
 {
 	unsigned int rd = i & 0x1f, rn = (i >> 5) & 0x1f;
 
-	if (A64_IS_BL(i) || A64_IS_BLR(i))
+	if (A64_IS_BL(i) || A64_IS_BLR(i) ||
+	    (i & 0xfefff800u) == 0xd63f0800u)		/* blraa/blrab(z) */
 		return false;
 	if ((i & 0xfffffc1fu) == 0xd65f0000u)		/* ret Xn */
 		return true;
@@ -190,19 +204,34 @@ static bool keeps_frame(u32 i)
 		       (crm_op2 >> 3) == 2 ||		/* esb psb tsb csdb */
 		       (crm_op2 >> 3) == 4;		/* bti */
 	}
-	if (rd == 29 || rd == 30)
-		return false;
 	if ((i & 0x0a000000u) == 0x08000000u) {		/* loads and stores */
-		if ((i & 0x38000000u) == 0x28000000u &&	/* pairs: Rt2 */
-		    (((i >> 10) & 0x1f) == 29 || ((i >> 10) & 0x1f) == 30))
+		/* exclusives and cas; pairs; ldadd, swp...; cpy, set (mops) */
+		bool excl = (i & 0x3f000000u) == 0x08000000u;
+		bool pair = (i & 0x3a000000u) == 0x28000000u;
+		bool atomic = (i & 0x3b200c00u) == 0x38200000u;
+		bool mops = (i & 0x3b200c00u) == 0x19000400u;
+
+		if (frame_reg(rn, true))		/* the base */
 			return false;
-		return rn != 31;
+		if ((i & 0x04000000u) && !excl && !mops)	/* SIMD&FP */
+			return true;
+		return !frame_reg(rd, false) &&
+		       !((pair || excl) && frame_reg((i >> 10) & 0x1f, false)) &&
+		       !((excl || atomic || mops) && frame_reg((i >> 16) & 0x1f, false));
 	}
-	if ((i & 0x1f800000u) == 0x11000000u ||		/* add/sub immediate */
+	if (frame_reg(rd, false))
+		return false;
+	if ((i & 0x1f000000u) == 0x11000000u ||		/* add/sub (tags) imm */
 	    (i & 0x1f200000u) == 0x0b200000u)		/* ... extended reg */
 		return !(rd == 31 && !(i & 0x20000000u));
 	if ((i & 0x1f800000u) == 0x12000000u)		/* logical immediate */
 		return !(rd == 31 && ((i >> 29) & 3) != 3);
+	if ((i & 0xffe0fc00u) == 0x9ac01000u ||		/* irg */
+	    (i & 0xff000000u) == 0x04000000u)		/* sve: addvl, addpl */
+		return rd != 31;
+	if ((i & 0xffffffe0u) == 0xd5184200u ||		/* msr spsel, xN */
+	    (i & 0xfffff0ffu) == 0xd50040bfu)		/* msr spsel, #imm */
+		return false;
 	return true;
 }
 
@@ -224,10 +253,17 @@ struct a64_frame {
 #define A64_MOV_FP_SP		0x910003fdu	/* mov x29, sp */
 #define A64_MOV_SP_FP		0x910003bfu	/* mov sp, x29 */
 
-/* The rule of state f; false if none can say it. */
+/*
+ * The rule of state f; false if none can say it, or if an offset is out
+ * of the format's range (cfa_off s32, bp_off s16) or the CFA below sp.
+ */
 static bool frame_rule(const struct a64_frame *f, struct kunwind_rule *r)
 {
 	memset(r, 0, sizeof(*r));
+	if ((f->sp_known && (f->sp_cfa < 0 || f->sp_cfa > INT32_MAX)) ||
+	    (f->fp_known && (f->fp_cfa < 0 || f->fp_cfa > INT32_MAX)) ||
+	    (f->saved && (f->rec < 16 || f->rec > INT16_MAX)))
+		return false;
 	if (f->saved && f->fp_known) {
 		*r = (struct kunwind_rule){ .type = KUNWIND_TYPE_CALL,
 			.reg = KUNWIND_REG_BP, .cfa_off = f->fp_cfa,
@@ -242,7 +278,7 @@ static bool frame_rule(const struct a64_frame *f, struct kunwind_rule *r)
 	} else {
 		return false;
 	}
-	return r->cfa_off == (s32)r->cfa_off;
+	return true;
 }
 
 /* f after insn i; false where the simulation must end. */

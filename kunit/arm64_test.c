@@ -177,6 +177,16 @@ static void arm64_sleeping_tasks_equal_frame_records(struct kunit *test)
 
 /* ---- interrupted code ------------------------------------------------- */
 
+/* Is ip in the function named fn (its symbol, module name aside)? */
+static bool kt_a64_in(unsigned long ip, const char *fn)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(sym, ip);
+	sym[strcspn(sym, " .")] = '\0';	/* " [kunwind_test]", ".isra.0" */
+	return !strcmp(sym, fn);
+}
+
 struct a64_irq {
 	struct hrtimer timer;
 	const char *fn;			/* the function to be interrupted in */
@@ -233,13 +243,7 @@ static enum hrtimer_restart a64_irq_fn(struct hrtimer *timer)
 	struct a64_irq *a = container_of(timer, struct a64_irq, timer);
 	struct pt_regs *regs = get_irq_regs();
 
-	char sym[KSYM_SYMBOL_LEN];
-
-	if (regs && !user_mode(regs)) {
-		sprint_symbol_no_offset(sym, regs->pc);
-		sym[strcspn(sym, " ")] = '\0';		/* " [kunwind_test]" */
-	}
-	if (regs && !user_mode(regs) && !strcmp(sym, a->fn)) {
+	if (regs && !user_mode(regs) && kt_a64_in(regs->pc, a->fn)) {
 		a->pc = regs->pc;
 		a->lr = ptrauth_strip_kernel_insn_pac(regs->regs[30]);
 		a->t[0].n = kunwind_save_regs(regs, a->t[0].ip, A64_FRAMES, 0,
@@ -304,6 +308,17 @@ static void a64_run_interrupted(struct kunit *test, void (*spin)(const bool *),
 		return;
 	}
 	r = a64_regs_compare(&a->t[0], &a->t[1], a->lr);
+	/*
+	 * The caller kunwind gave must be the spinning function's own,
+	 * a64_interrupted(): x30 still its return address, not one the
+	 * function's own calls left there (a64_spin_calls()'s, after
+	 * a64_tick() returned).
+	 */
+	if (r > 0 && !kt_a64_in(a->t[0].ip[1], "a64_interrupted")) {
+		a64_print(test, "kunwind", &a->t[0]);
+		KUNIT_FAIL(test, "%s: the frame kunwind gave, %pS, is no caller of the spinning function",
+			   name, (void *)a->t[0].ip[1]);
+	}
 	kunit_info(test, "%s: interrupted at %pS, x30 %pS: %s; steps: %u by tables, %u by the fallback",
 		   name, (void *)a->pc, (void *)a->lr,
 		   r > 0 ? "kunwind gave the caller the frame records lost" :

@@ -13,8 +13,10 @@
  * interrupted frame of the sample (an exception under the interrupt).
  * Such a sample is "gained" (stats selfcheck_gained), not a difference.
  */
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <asm/pointer_auth.h>
 #include <asm/ptrace.h>
 #include "prof.h"
@@ -59,10 +61,39 @@ static bool same_but(const unsigned long *kun, unsigned int nk, u64 skip,
  * any exception or interrupt a pt_regs on the stack gives).  Is kunwind's
  * walk the kernel's with such frames, one after each, left out?  Each
  * subset of those frames is tried (a recursion makes a greedy match
- * ambiguous); for the sample's own registers the frame must be their
- * x30.  Both truncated at PROF_DEPTH: the kernel's last frames are the
+ * ambiguous); each such frame must be the return address of a call into
+ * the interrupted function (called_into()), and for the sample's own
+ * registers their x30.  Both truncated at PROF_DEPTH: the kernel's last frames are the
  * ones kunwind had no room for.
  */
+/*
+ * Was ret the return address of a call into the function at pc, as a
+ * caller x30 still held must be?  The instruction before ret is a call:
+ * a bl whose target is pc's function (same symbol), or an indirect one
+ * (blr, blraa...), which cannot be told.  A stale x30 (the function had
+ * called already: x30 returns into the function itself, after a bl to
+ * another) fails this.
+ */
+static bool called_into(unsigned long ret, unsigned long pc)
+{
+	char a[KSYM_SYMBOL_LEN], b[KSYM_SYMBOL_LEN];
+	unsigned long target;
+	u32 insn;
+
+	if (copy_from_kernel_nofault(&insn, (void *)(ret - 4), sizeof(insn)))
+		return false;
+	if ((insn & 0xfffffc1fu) == 0xd63f0000u ||	/* blr */
+	    (insn & 0xfefff800u) == 0xd63f0800u)	/* blraa/blrab(z) */
+		return true;
+	if ((insn & 0xfc000000u) != 0x94000000u)	/* bl */
+		return false;
+	target = ret - 4 + ((s64)((u64)(insn & 0x3ffffffu) << 38) >> 36);
+	/* the same function: the same name (and module) at both */
+	sprint_symbol_no_offset(a, target);
+	sprint_symbol_no_offset(b, pc);
+	return !strcmp(a, b);
+}
+
 bool prof_oracle_gained(struct pt_regs *regs, const struct prof_sample *s,
 			const unsigned long *orc, unsigned int no)
 {
@@ -83,6 +114,12 @@ bool prof_oracle_gained(struct pt_regs *regs, const struct prof_sample *s,
 				n++;
 			}
 		if ((skip & 2) && kun[1] != lr)
+			continue;
+		for (k = 0; k < nc; k++)
+			if ((mask & (1ULL << k)) &&
+			    !called_into(kun[pos[k]], kun[pos[k] - 1]))
+				break;
+		if (k < nc)
 			continue;
 		if (same_but(kun, nk, skip, orc, no) ||
 		    (nk == PROF_DEPTH && no == PROF_DEPTH &&

@@ -74,7 +74,7 @@ void prof_check(struct prof_cpu *pc, struct pt_regs *regs, int stop,
 		pc->orc_incomplete++;
 		return;
 	}
-	if (prof_oracle_gained(regs, s, pc->orc, n)) {
+	if (complete && prof_oracle_gained(regs, s, pc->orc, n)) {
 		pc->gained++;
 		return;
 	}

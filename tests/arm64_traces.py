@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """kunwind.ko's printed traces on the arm64 test kernel against the kernel's.
 
-    tests/arm64_traces.py [--tag TAG] KIND CONSOLE...
+    tests/arm64_traces.py [--elfs FILE] [--tag TAG] KIND CONSOLE...
 
 Each CONSOLE is a boot of tests/harness/arm64-death.sh: kunwind.ko (with the
 vmlinux table) and the sample module loaded, the sample's points run, then
@@ -25,11 +25,13 @@ frames up to panic() left out, as kunwind starts where it was called):
     after an interrupted frame (" pc : ", a register frame's exact pc)
     kunwind may have one frame more, the caller that was still in x30 (a
     leaf, a prologue), the kernel's walk going on from x29, which is
-    still the caller's caller's record.  For the oops's own registers
-    that frame must be the register dump's "lr :" (the oracle); for a
-    register frame deeper in the walk (an interrupt's) the kernel prints
-    no lr: counted as unverified (the gdb oracle of tests/arm64.test
-    judges such frames);
+    still the caller's caller's record.  That frame must be the return
+    address of a call into the interrupted function: the instruction
+    before it a bl to that function, or an indirect call (objdump's
+    disassembly of the ELF files --elfs names, "NAME PATH" lines, NAME a
+    module or "vmlinux"); a stale x30, which returns into the function
+    itself after a call it made, is not.  For the oops's own registers
+    it must also be the register dump's "lr :";
   - wherever the "lr :" is in another function than "pc :" (nothing
     called yet: x30 is the return address), kunwind's second frame is it;
   - a return address at a function's very end (a call to a no-return
@@ -47,6 +49,7 @@ Debian's stock kernel, tests/harness/arm64-death.sh --stock) or "not ok
 summary line "# arm64 deaths: kernel lost N callers, kunwind gave them".
 """
 import re
+import subprocess
 import sys
 
 KINDS = {
@@ -147,13 +150,83 @@ def kernel_trace(ls, i):
     return frames
 
 
+# ELF files by module name ("vmlinux" for the kernel): --elfs FILE.
+ELFS = {}
+_DIS = {}
+
+
+_SYMS = {}
+
+
+def symbols(elf):
+    """{name: (section, address, size)} of elf's function symbols."""
+    if elf not in _SYMS:
+        out = subprocess.run(["aarch64-linux-gnu-objdump", "-t", elf],
+                             capture_output=True, text=True).stdout
+        syms = {}
+        for line in out.splitlines():
+            m = re.match(r"^([0-9a-f]+) .{7} (\S+)\s+([0-9a-f]+) (\S+)$", line)
+            if m and m.group(4) not in syms:
+                syms[m.group(4)] = (m.group(2), int(m.group(1), 16),
+                                    int(m.group(3), 16))
+        _SYMS[elf] = syms
+    return _SYMS[elf]
+
+
+def disassembly(elf, sym):
+    """{offset in sym: (mnemonic, operands, call target)} by objdump (of
+    its section and range: --disassemble=SYM loses a module's relocations)."""
+    key = (elf, sym)
+    if key not in _DIS:
+        sec, start, size = symbols(elf).get(sym, (None, 0, 0))
+        insns, last = {}, None
+        out = "" if not sec else subprocess.run(
+            ["aarch64-linux-gnu-objdump", "-dr", "--no-show-raw-insn",
+             "-j", sec, "--start-address=%#x" % start,
+             "--stop-address=%#x" % (start + size), elf],
+            capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^\s*([0-9a-f]+):\s+R_AARCH64_(?:CALL|JUMP)26\s+(\S+)", line)
+            if m and last in insns:		# a module's bl, relocated
+                insns[last][2] = re.sub(r"\+0x[0-9a-f]+$", "", m.group(2))
+                continue
+            m = re.match(r"^\s*([0-9a-f]+):\s+([a-z]\S*)\s*(.*)$", line)
+            if m:
+                last = int(m.group(1), 16) - start
+                t = re.search(r"<([^>+]+)", m.group(3))
+                insns[last] = [m.group(2), m.group(3), t.group(1) if t else None]
+        _DIS[key] = insns
+    return _DIS[key]
+
+
+def called_into(x, p):
+    """Is x the return address of a call into p's function, as a caller
+    still in x30 must be: the instruction before x a bl to p's function,
+    or an indirect call?  (A stale x30, left by a call the function made,
+    returns into the function itself after a bl to another.)  None when
+    the ELF of x is not known."""
+    m = SYM.match(x.sym)
+    elf = ELFS.get(x.mod.strip("[]") if x.mod else "vmlinux")
+    if not m or not elf:
+        return None
+    insn = disassembly(elf, m.group(1)).get(int(m.group(2), 16) - 4)
+    if not insn:
+        return False
+    if re.match(r"^blr(a[ab]z?)?$", insn[0]):
+        return True
+    target = (insn[2] or "").split(".")[0]
+    return insn[0] == "bl" and target == p.func().split(".")[0]
+
+
 def compare(u, k, dumps=()):
     """Align kunwind's u with the kernel's k: (problem or None, gained).
 
     Frame for frame, but for one frame kunwind may have after each of its
     interrupted frames (" pc : ") that the kernel lost.  dumps: the
     kernel's register dumps, (pc, lr) frames: after an interrupted frame
-    at a dump's pc, that frame must be the dump's lr.
+    at a dump's pc, that frame must be the dump's lr; and every such frame
+    must be the return address of a call into the interrupted function
+    (called_into(), objdump's disassembly of --elfs' files).
     """
     n, m = len(u), len(k)
     # ok[i][j]: u[i:] aligns with k[j:]; by dynamic programming (a run of
@@ -167,7 +240,8 @@ def compare(u, k, dumps=()):
             elif i > 0 and u[i - 1].exact and ok[i + 1][j]:
                 lr = next((d[1] for d in dumps if d[0].sym == u[i - 1].sym),
                           None)
-                ok[i][j] = lr is None or same(u[i], lr)
+                ok[i][j] = (lr is None or same(u[i], lr)) and \
+                    called_into(u[i], u[i - 1]) is not False
     if not ok[0][0]:
         i = j = 0
         while i < n and j < m and same(u[i], k[j]):
@@ -181,10 +255,15 @@ def compare(u, k, dumps=()):
         if j < m and same(u[i], k[j]) and ok[i + 1][j + 1]:
             i, j = i + 1, j + 1
             continue
-        verified = any(d[0].sym == u[i - 1].sym for d in dumps)
-        gained.append((str(u[i - 1]), str(u[i]),
-                       "the lr of the register dump" if verified else
-                       "unverified: no register dump"))
+        how = ["the lr of the register dump"] if any(
+            d[0].sym == u[i - 1].sym for d in dumps) else []
+        if called_into(u[i], u[i - 1]):
+            how.append("a call into it (objdump)")
+        if not how:
+            return ("frame %d %s after %s: neither the lr of a register "
+                    "dump nor known to call it (no ELF)" %
+                    (i, u[i], u[i - 1]), gained)
+        gained.append((str(u[i - 1]), str(u[i]), ", ".join(how)))
         i += 1
     return (None, gained)
 
@@ -305,6 +384,12 @@ def check_death(kind, ls):
 def main():
     args = sys.argv[1:]
     prefix = "arm64_death_"
+    if args[:1] == ["--elfs"] and len(args) > 1:	# "NAME PATH" lines
+        with open(args[1]) as f:
+            ELFS.update(l.split(None, 1) for l in f.read().splitlines()
+                        if l.strip())
+        ELFS.update((k, v.strip()) for k, v in ELFS.items())
+        args = args[2:]
     if args[:1] == ["--tag"] and len(args) > 1:	# arm64_death_<tag>_<kind>
         prefix += args[1] + "_"
         args = args[2:]

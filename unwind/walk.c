@@ -363,13 +363,15 @@ static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 	 */
 	if (*ip) {
 		const struct kunwind_rule *r = lookup(s, *ip - 1);
-		unsigned long exact;
+		unsigned long exact, lo = s->stack_lo, hi = s->stack_hi;
 
+		/* on the record's stack, which fp_on_stack() let differ */
+		if (s->bp - lo >= hi - lo && !stack_of(s, s->bp, &lo, &hi))
+			r = NULL;
 		if (r && r->type == KUNWIND_TYPE_CALL &&
 		    r->reg == KUNWIND_REG_SP) {
 			exact = *bp - r->bp_off - r->cfa_off;
-			if (exact > *sp &&
-			    exact - s->stack_lo < s->stack_hi - s->stack_lo)
+			if (exact > *sp && exact - lo < hi - lo)
 				*sp = exact;
 		}
 	}

@@ -19,8 +19,9 @@
 # (tests/harness/arm64-initramfs.sh) loads kunwind.ko and the sample (its
 # points run at load: each prints kunwind's trace and dump_stack()'s),
 # then writes KIND to the sample's die parameter; "oops=panic" makes every
-# death end the boot.  Per KIND: $O/tests/arm64/death/KIND/console.log.
-# tests/arm64_traces.py checks them.
+# death end the boot.  Per KIND: $O/tests/arm64/death/KIND/console.log,
+# and $O/tests/arm64/death/elfs names the vmlinux and the sample module
+# the traces walk.  tests/arm64_traces.py --elfs checks them.
 set -euo pipefail
 
 who='arm64-death'
@@ -47,14 +48,20 @@ mkdir -p "$out"
 if [ "$kernel" = stock ]; then
 	line=$("$harness/arm64-stock.sh" | tail -n1) ||
 		die "Debian's arm64 kernel or its modules failed (tests/harness/arm64-stock.sh)"
-	image=${line%% *} src=${line#* }
+	read -r image src vmlinux <<EOF
+$line
+EOF
 else
 	kdir=$(KUNWIND_ARCH=arm64 "$harness/test-kernel.sh" | tail -n1) ||
 		die "no arm64 test kernel"
 	image=$kdir/arch/arm64/boot/Image
+	vmlinux=$kdir/vmlinux
 	src=$("$harness/arm64-modules.sh" | tail -n1) ||
 		die "the arm64 modules did not build (tests/harness/arm64-modules.sh)"
 fi
+# The ELF files of the code the traces walk, for tests/arm64_traces.py.
+printf 'vmlinux %s\nkunwind_sample %s\n' "$vmlinux" \
+	"$src/sample/kunwind_sample.ko" >"$out/elfs"
 
 for kind in "${kinds[@]}"; do
 	d=$out/$kind

@@ -6,9 +6,9 @@
 #
 #	tests/harness/arm64-stock.sh
 #
-# prints "IMAGE SRC": the kernel to boot and the tree where kunwind.ko
-# (with the vmlinux table of the kernel's -dbg package) and
-# sample/kunwind_sample.ko were built.
+# prints "IMAGE SRC VMLINUX": the kernel to boot, the tree where
+# kunwind.ko (with the vmlinux table of the kernel's -dbg package) and
+# sample/kunwind_sample.ko were built, and that -dbg vmlinux.
 #
 # The release is this machine's 6.12 kbuild's (/usr/lib/linux-kbuild-6.12*,
 # from the amd64 linux-headers-6.12 package): Debian's arm64 header
@@ -81,4 +81,4 @@ say "building kunwind.ko and the sample for Debian's arm64 $rel (log: $log)"
 harness_arm64_make "$log" "$hdr" M="$src" KUNWIND_VMLINUX="$vmlinux" modules &&
 	harness_arm64_make "$log" "$hdr" M="$src/sample" KUNWIND_DIR="$src" modules ||
 	{ tail -n 30 "$log" >&2; die "the modules did not build against $hdr, or warned (W=1)"; }
-echo "$image $src"
+echo "$image $src $vmlinux"

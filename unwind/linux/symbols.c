@@ -75,6 +75,10 @@ static const struct sym_desc sym_descs[] = {
 #endif
 #ifdef CONFIG_ARM64
 	/* per-CPU variables: their addresses are __percpu pointers */
+	{ { "__per_cpu_start" }, SYM(per_cpu[0]), false, NULL,
+	  "walks stay on the task stack (no per-CPU stack is trusted)" },
+	{ { "__per_cpu_end" }, SYM(per_cpu[1]), false, "__per_cpu_start",
+	  "walks stay on the task stack (no per-CPU stack is trusted)" },
 	{ { "irq_stack_ptr" }, SYM(irq_stack_ptr), false, NULL,
 	  "walks stay on the task stack (no IRQ stack)" },
 	{ { "overflow_stack" }, SYM(overflow_stack), false, NULL,

@@ -32,6 +32,7 @@ struct kunwind_syms {
 #ifdef CONFIG_ARM64
 	/* __percpu addresses: irq_stack_ptr, overflow_stack, the SDEI ones */
 	unsigned long irq_stack_ptr, overflow_stack, sdei_stack_ptr[2];
+	unsigned long per_cpu[2];	/* [__per_cpu_start, __per_cpu_end) */
 	/* the kernel's frame-record walk: the profiler's self-check */
 	unsigned int (*stack_trace_save_regs)(struct pt_regs *regs,
 					      unsigned long *store,

@@ -417,6 +417,25 @@ static void kt_walk_arm64_fp_step_crosses_stacks(KT_TEST *test)
 		  s->ip, s->sp, s->stack_lo);
 	KT_EXPECT(test, !kunwind_next(s) && s->stop == KUNWIND_STOP_END,
 		  "the task stack's end: stop %d", s->stop);
+
+	/*
+	 * The same to an sp-based caller (mid, 0x1150): its sp comes from
+	 * its row and the record it saved, on the task stack, not the
+	 * lower bound x29 + 16 (the task stack's bounds, not the IRQ's).
+	 */
+	kt_put(f, rec, rec + 0x40);			/* mid's record */
+	kt_put(f, rec + 8, 0x1150);
+	kt_put(f, rec + 0x40, 0);
+	kt_put(f, rec + 0x48, 0x1350);
+	kunwind_start(s, &kt_fake_ops, f, 0x1810, top2 - 16, rec, KT_DEPTH,
+		      KUNWIND_FIRST_CALLED);
+	KT_EXPECT(test, !kunwind_next(s) && kunwind_fp_step(s) &&
+		  s->ip == 0x1150 && s->sp == rec + 0x40,
+		  "the record step gave ip %#lx sp %#lx, not mid's sp %#lx",
+		  s->ip, s->sp, rec + 0x40);
+	KT_EXPECT(test, kunwind_next(s) && s->ip == 0x1350 &&
+		  !kunwind_next(s) && s->stop == KUNWIND_STOP_END,
+		  "mid's row from there: ip %#lx stop %d", s->ip, s->stop);
 }
 
 /* Another architecture's table: no segment for this walker. */

@@ -48,13 +48,22 @@ __kunwind_walk const char *kunwind_stack_name(kunwind_stack_t type)
 	}
 }
 
+/*
+ * Is var, an address resolved by name, a per-CPU variable's?  A wrong
+ * symbol must not become a wild dereference (in NMI too).
+ */
+static __kunwind_walk bool pcpu_var(unsigned long var)
+{
+	return var && var >= kunwind_sym.per_cpu[0] && var < kunwind_sym.per_cpu[1];
+}
+
 /* The stack a per-CPU pointer variable (resolved by name) points at. */
 static __kunwind_walk bool pcpu_stack(unsigned long var, unsigned long size,
 				      unsigned long *lo, unsigned long *hi)
 {
 	unsigned long base;
 
-	if (!var)
+	if (!pcpu_var(var))
 		return false;
 	base = (unsigned long)*raw_cpu_ptr((unsigned long * __percpu *)var);
 	if (!base)
@@ -68,7 +77,7 @@ static __kunwind_walk bool pcpu_stack(unsigned long var, unsigned long size,
 static __kunwind_walk bool pcpu_array(unsigned long var, unsigned long size,
 				      unsigned long *lo, unsigned long *hi)
 {
-	if (!var)
+	if (!pcpu_var(var))
 		return false;
 	*lo = (unsigned long)raw_cpu_ptr((unsigned long __percpu *)var);
 	*hi = *lo + size;
@@ -128,11 +137,14 @@ __kunwind_walk bool kunwind_arch_task_frame(struct task_struct *task,
 					    unsigned long *sp,
 					    unsigned long *bp, bool *called)
 {
+	unsigned long lo = (unsigned long)task_stack_page(task);
+
 	*ip = ptrauth_strip_kernel_insn_pac(READ_ONCE(task->thread.cpu_context.pc));
 	*sp = READ_ONCE(task->thread.cpu_context.sp);
 	*bp = READ_ONCE(task->thread.cpu_context.fp);
 	*called = *ip != kunwind_sym.ret_from_fork;
-	return true;
+	/* as x86's inactive_task_frame: on the task's stack, or no walk */
+	return lo && *sp - lo < THREAD_SIZE;
 }
 
 /*
@@ -147,15 +159,22 @@ __kunwind_walk bool kunwind_arch_task_frame(struct task_struct *task,
 static __kunwind_walk bool overflow_regs(struct kunwind_kstate *w)
 {
 	struct kunwind_state *s = &w->s;
+	const struct kunwind_hdr *table;
+	const struct kunwind_seg *seg;
+	const struct kunwind_rule *r;
 	const struct pt_regs *regs;
-	struct kunwind_rule r;
-	unsigned long addr, lo, hi;
+	unsigned long addr, lo, hi, start;
 
-	if (w->task != current || s->exact_ip ||
-	    !kunwind_find_rule(kunwind_frame_addr(s), &r) ||
-	    r.type != KUNWIND_TYPE_REGS || r.reg != KUNWIND_REG_SP)
+	/* the REGS step's failure: its sp on no stack (walk code only here) */
+	if (s->stop != KUNWIND_STOP_BAD_READ || w->task != current ||
+	    s->exact_ip)
 		return false;
-	addr = s->sp + r.cfa_off;
+	addr = kunwind_frame_addr(s);
+	seg = kunwind_registry_seg(addr, &table, &start);
+	r = seg ? kunwind_seg_rule(table, seg, addr - start) : NULL;
+	if (!r || r->type != KUNWIND_TYPE_REGS || r->reg != KUNWIND_REG_SP)
+		return false;
+	addr = s->sp + r->cfa_off;
 	if (addr < s->stack_lo || addr > s->stack_hi - sizeof(*regs))
 		return false;
 	regs = (const struct pt_regs *)addr;
@@ -189,7 +208,7 @@ __kunwind_walk enum kunwind_arch_step kunwind_arch_fallback_step(struct kunwind_
 		return KUNWIND_ARCH_STEP_DONE;
 	}
 	/* The final frame record: the task's first pt_regs holds it. */
-	if (s->bp == (unsigned long)task_pt_regs(w->task)->stackframe)
+	if (s->bp == (unsigned long)&task_pt_regs(w->task)->stackframe)
 		return KUNWIND_ARCH_STEP_END;
 	if (!kunwind_fp_step(s))
 		return KUNWIND_ARCH_STEP_FAILED;
