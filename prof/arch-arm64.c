@@ -67,10 +67,30 @@ static bool same_but(const unsigned long *kun, unsigned int nk, u64 skip,
  * ones kunwind had no room for.
  */
 /*
+ * Where a module's PLT entry at addr branches (adrp x16; add x16, x16;
+ * br x16: arm64's struct plt_entry, for calls out of bl's range, into
+ * the kernel); addr itself if it is none.
+ */
+static unsigned long plt_target(unsigned long addr)
+{
+	u32 e[3];
+	s64 page;
+
+	if (copy_from_kernel_nofault(e, (void *)addr, sizeof(e)) ||
+	    (e[0] & 0x9f00001fu) != 0x90000010u ||	/* adrp x16 */
+	    (e[1] & 0xffc003ffu) != 0x91000210u ||	/* add x16, x16, #imm */
+	    e[2] != 0xd61f0200u)			/* br x16 */
+		return addr;
+	page = (s64)((u64)(((e[0] >> 29) & 3) | (((e[0] >> 5) & 0x7ffff) << 2)) << 43) >> 31;
+	return (addr & ~0xfffUL) + page + ((e[1] >> 10) & 0xfff);
+}
+
+/*
  * Was ret the return address of a call into the function at pc, as a
  * caller x30 still held must be?  The instruction before ret is a call:
- * a bl whose target is pc's function (same symbol), or an indirect one
- * (blr, blraa...), which cannot be told.  A stale x30 (the function had
+ * a bl whose target is pc's function (same symbol; through a module's
+ * PLT entry too), or an indirect one (blr, blraa...), which cannot be
+ * told.  A stale x30 (the function had
  * called already: x30 returns into the function itself, after a bl to
  * another) fails this.
  */
@@ -88,6 +108,7 @@ static bool called_into(unsigned long ret, unsigned long pc)
 	if ((insn & 0xfc000000u) != 0x94000000u)	/* bl */
 		return false;
 	target = ret - 4 + ((s64)((u64)(insn & 0x3ffffffu) << 38) >> 36);
+	target = plt_target(target);
 	/* the same function: the same name (and module) at both */
 	sprint_symbol_no_offset(a, target);
 	sprint_symbol_no_offset(b, pc);
