@@ -10,8 +10,10 @@
 # kunwind.ko (with the vmlinux table of the kernel's -dbg package) and
 # sample/kunwind_sample.ko were built, and that -dbg vmlinux.
 #
-# The release is this machine's 6.12 kbuild's (/usr/lib/linux-kbuild-6.12*,
-# from the amd64 linux-headers-6.12 package): Debian's arm64 header
+# The release is the amd64 6.12 one tests/harness/stock-boot.sh --install
+# picks, installing linux-image-<release>-amd64(-unsigned) and
+# linux-headers-<release>-amd64 if they are missing (the headers pull in
+# linux-kbuild-<release>): Debian's arm64 header
 # packages carry no build tools of their own, their scripts/ and tools/
 # point at linux-kbuild-<release>, whose programs (fixdep, modpost) are
 # the host's, so the amd64 kbuild of the same release builds arm64
@@ -30,9 +32,13 @@ who='arm64-stock'
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kb=$(find /usr/lib -maxdepth 1 -name 'linux-kbuild-6.12*' -type d | sort | tail -n1)
-[ -n "$kb" ] || die "no /usr/lib/linux-kbuild-6.12*: install Debian's 6.12 headers (scripts/deps.sh)"
-rel=${kb##*/linux-kbuild-}
+# The amd64 release, its image and headers installed if need be (their
+# names computed there); the headers' scripts/ is the kbuild's.
+amd64=$("$harness/stock-boot.sh" --install 6.12 | tail -n1) ||
+	die "no Debian 6.12 amd64 headers (tests/harness/stock-boot.sh --install 6.12)"
+kb=$(dirname "$(readlink -f "/usr/src/linux-headers-$amd64/scripts")")
+[ -d "$kb" ] || die "/usr/src/linux-headers-$amd64/scripts leads to no kbuild"
+rel=${amd64%-amd64}
 cache=${KUNWIND_CACHE:-$HOME/.cache/kunwind}/arm64-stock-$rel
 x=$cache/x
 hdr=$x/usr/src/linux-headers-$rel-arm64
