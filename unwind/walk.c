@@ -317,16 +317,20 @@ __kunwind_walk bool kunwind_stack_top_return(struct kunwind_state *s)
  * stack; on arm64 also on a stack the walk may enter, as
  * call_on_irq_stack()'s record on the task stack is for the frames on
  * the IRQ stack (the kernel's frame-record walk crosses there too).
+ * [*lo, *hi): that stack.
  */
-static __kunwind_walk bool fp_on_stack(struct kunwind_state *s)
+static __kunwind_walk bool fp_stack(struct kunwind_state *s, unsigned long *lo,
+				    unsigned long *hi)
 {
+	*lo = s->stack_lo;
+	*hi = s->stack_hi;
+	if (s->bp - *lo < *hi - *lo)
+		return s->bp >= s->sp;
 #ifdef KUNWIND_ARCH_HAS_LR
-	unsigned long lo, hi;
-
-	if (s->bp - s->stack_lo >= s->stack_hi - s->stack_lo)
-		return !stack_change(s, s->bp, &lo, &hi);
+	return !stack_change(s, s->bp, lo, hi);
+#else
+	return false;
 #endif
-	return s->bp >= s->sp && s->bp - s->stack_lo < s->stack_hi - s->stack_lo;
 }
 
 /*
@@ -338,14 +342,16 @@ static __kunwind_walk bool fp_on_stack(struct kunwind_state *s)
  * (push %rbp; mov %rsp,%rbp; call), so its callee returns to sp == rbp,
  * and a frame 0 stopped in its body has them equal too.  The caller's sp
  * is above sp all the same (eu-stack's x86-64 fallback asks that, and no
- * more).
+ * more).  Only if asked (the walk's KUNWIND_FP_FALLBACK, or
+ * kunwind_fp_step()); else the walk stops with why.
  */
 static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 				    unsigned long *sp, unsigned long *bp,
-				    enum kunwind_stop why)
+				    bool asked, enum kunwind_stop why)
 {
-	if (!(s->flags & KUNWIND_FP_FALLBACK) || !fp_on_stack(s) ||
-	    s->bp & KUNWIND_FP_ALIGN_MASK)
+	unsigned long lo, hi;
+
+	if (!asked || !fp_stack(s, &lo, &hi) || s->bp & KUNWIND_FP_ALIGN_MASK)
 		return stop(s, why);
 	if (!read_word(s, s->bp + KUNWIND_FP_RA_OFF, ip) ||
 	    !read_word(s, s->bp, bp))
@@ -363,11 +369,9 @@ static __kunwind_walk bool fp_guess(struct kunwind_state *s, unsigned long *ip,
 	 */
 	if (*ip) {
 		const struct kunwind_rule *r = lookup(s, *ip - 1);
-		unsigned long exact, lo = s->stack_lo, hi = s->stack_hi;
+		unsigned long exact;
 
-		/* on the record's stack, which fp_on_stack() let differ */
-		if (s->bp - lo >= hi - lo && !stack_of(s, s->bp, &lo, &hi))
-			r = NULL;
+		/* on the record's stack, [lo, hi) (fp_stack()) */
 		if (r && r->type == KUNWIND_TYPE_CALL &&
 		    r->reg == KUNWIND_REG_SP) {
 			exact = *bp - r->bp_off - r->cfa_off;
@@ -477,15 +481,10 @@ __kunwind_walk enum kunwind_stop kunwind_step_to(struct kunwind_state *s,
 __kunwind_walk bool kunwind_fp_step(struct kunwind_state *s)
 {
 	enum kunwind_stop was = s->stop, why;
-	unsigned int flags = s->flags;
 	unsigned long ip, sp, bp;
-	bool ok;
 
 	s->stop = KUNWIND_STOP_NONE;
-	s->flags |= KUNWIND_FP_FALLBACK;
-	ok = fp_guess(s, &ip, &sp, &bp, KUNWIND_STOP_NO_ROW);
-	s->flags = flags;
-	if (ok) {
+	if (fp_guess(s, &ip, &sp, &bp, true, KUNWIND_STOP_NO_ROW)) {
 		ip = ret_addr(s, ip, kunwind_ret_key(s->bp + KUNWIND_FP_RA_OFF, bp));
 		why = step_to(s, ip, sp, bp, false, false);
 		if (!why)
@@ -648,7 +647,8 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 			 * gives the caller's caller; the caller is lost (as in
 			 * arm64's own walk), the walk unreliable.
 			 */
-			if (!fp_guess(s, &ip, &sp, &bp, KUNWIND_STOP_UNSUPPORTED))
+			if (!fp_guess(s, &ip, &sp, &bp, s->flags & KUNWIND_FP_FALLBACK,
+				      KUNWIND_STOP_UNSUPPORTED))
 				return false;
 			ip = ret_addr(s, ip, kunwind_ret_key(s->bp + KUNWIND_FP_RA_OFF, bp));
 			break;
@@ -661,7 +661,8 @@ __kunwind_walk bool kunwind_next(struct kunwind_state *s)
 		break;
 #endif
 	default:	/* NONE, UNDEFINED, no table */
-		if (!fp_guess(s, &ip, &sp, &bp, KUNWIND_STOP_NO_ROW))
+		if (!fp_guess(s, &ip, &sp, &bp, s->flags & KUNWIND_FP_FALLBACK,
+			      KUNWIND_STOP_NO_ROW))
 			return false;
 		ip = ret_addr(s, ip, kunwind_ret_key(s->bp + KUNWIND_FP_RA_OFF, bp));
 		break;
