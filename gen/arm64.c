@@ -389,7 +389,7 @@ static int pad_rows(struct cfi_rows *rows, const struct span *sp, size_t nr,
 	static const struct kunwind_rule lr = {
 		.type = KUNWIND_TYPE_LR, .reg = KUNWIND_REG_SP,
 	};
-	u64 end = off;
+	u64 end;
 	u32 insn;
 	int n;
 

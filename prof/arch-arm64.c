@@ -123,9 +123,14 @@ bool prof_oracle_gained(struct pt_regs *regs, const struct prof_sample *s,
 	unsigned int nk = s->key.depth, i, nc = 0, pos[6];
 	u64 mask, skip;
 
-	for (i = 0; i + 1 < nk && nc < ARRAY_SIZE(pos); i++)
-		if (s->key.regs & (1ULL << i))
-			pos[nc++] = i + 1;
+	/*
+	 * The frames that may be left out, each checked once: after a
+	 * REGS frame, a call into it, and at 1 the registers' x30.
+	 */
+	for (i = 1; i < nk && nc < ARRAY_SIZE(pos); i++)
+		if ((s->key.regs & (1ULL << (i - 1))) && (i != 1 || kun[1] == lr) &&
+		    called_into(kun[i], kun[i - 1]))
+			pos[nc++] = i;
 	for (mask = 1; mask < (1ULL << nc); mask++) {
 		unsigned int n = 0, k;
 
@@ -134,14 +139,6 @@ bool prof_oracle_gained(struct pt_regs *regs, const struct prof_sample *s,
 				skip |= 1ULL << pos[k];
 				n++;
 			}
-		if ((skip & 2) && kun[1] != lr)
-			continue;
-		for (k = 0; k < nc; k++)
-			if ((mask & (1ULL << k)) &&
-			    !called_into(kun[pos[k]], kun[pos[k] - 1]))
-				break;
-		if (k < nc)
-			continue;
 		if (same_but(kun, nk, skip, orc, no) ||
 		    (nk == PROF_DEPTH && no == PROF_DEPTH &&
 		     same_but(kun, nk, skip, orc, nk - n)))

@@ -229,19 +229,21 @@ def compare(u, k, dumps=()):
     (called_into(), objdump's disassembly of --elfs' files).
     """
     n, m = len(u), len(k)
+    # may[i]: u[i] may be a caller the kernel lost (each asked once)
+    may = [False] * n
+    for i in range(1, n):
+        if u[i - 1].exact:
+            lr = next((d[1] for d in dumps if d[0].sym == u[i - 1].sym), None)
+            may[i] = (lr is None or same(u[i], lr)) and \
+                called_into(u[i], u[i - 1]) is not False
     # ok[i][j]: u[i:] aligns with k[j:]; by dynamic programming (a run of
     # equal frames, a recursion, can hide where the extra frame is)
     ok = [[False] * (m + 1) for _ in range(n + 1)]
     ok[n][m] = True
     for i in range(n - 1, -1, -1):
         for j in range(m, -1, -1):
-            if j < m and same(u[i], k[j]) and ok[i + 1][j + 1]:
-                ok[i][j] = True
-            elif i > 0 and u[i - 1].exact and ok[i + 1][j]:
-                lr = next((d[1] for d in dumps if d[0].sym == u[i - 1].sym),
-                          None)
-                ok[i][j] = (lr is None or same(u[i], lr)) and \
-                    called_into(u[i], u[i - 1]) is not False
+            ok[i][j] = (j < m and same(u[i], k[j]) and ok[i + 1][j + 1]) or \
+                (may[i] and ok[i + 1][j])
     if not ok[0][0]:
         i = j = 0
         while i < n and j < m and same(u[i], k[j]):
