@@ -40,6 +40,7 @@
 #include <asm/irq_regs.h>
 #include <asm/pointer_auth.h>
 #include "unwind/linux/kunwind_api.h"
+#include "trace.h"
 
 #define A64_FRAMES	64
 
@@ -177,16 +178,6 @@ static void arm64_sleeping_tasks_equal_frame_records(struct kunit *test)
 
 /* ---- interrupted code ------------------------------------------------- */
 
-/* Is ip in the function named fn (its symbol, module name aside)? */
-static bool kt_a64_in(unsigned long ip, const char *fn)
-{
-	char sym[KSYM_SYMBOL_LEN];
-
-	sprint_symbol_no_offset(sym, ip);
-	sym[strcspn(sym, " .")] = '\0';	/* " [kunwind_test]", ".isra.0" */
-	return !strcmp(sym, fn);
-}
-
 struct a64_irq {
 	struct hrtimer timer;
 	const char *fn;			/* the function to be interrupted in */
@@ -243,7 +234,7 @@ static enum hrtimer_restart a64_irq_fn(struct hrtimer *timer)
 	struct a64_irq *a = container_of(timer, struct a64_irq, timer);
 	struct pt_regs *regs = get_irq_regs();
 
-	if (regs && !user_mode(regs) && kt_a64_in(regs->pc, a->fn)) {
+	if (regs && !user_mode(regs) && kt_ip_in(regs->pc, a->fn)) {
 		a->pc = regs->pc;
 		a->lr = ptrauth_strip_kernel_insn_pac(regs->regs[30]);
 		a->t[0].n = kunwind_save_regs(regs, a->t[0].ip, A64_FRAMES, 0,
@@ -314,7 +305,7 @@ static void a64_run_interrupted(struct kunit *test, void (*spin)(const bool *),
 	 * function's own calls left there (a64_spin_calls()'s, after
 	 * a64_tick() returned).
 	 */
-	if (r > 0 && !kt_a64_in(a->t[0].ip[1], "a64_interrupted")) {
+	if (r > 0 && !kt_ip_in(a->t[0].ip[1], "a64_interrupted")) {
 		a64_print(test, "kunwind", &a->t[0]);
 		KUNIT_FAIL(test, "%s: the frame kunwind gave, %pS, is no caller of the spinning function",
 			   name, (void *)a->t[0].ip[1]);

@@ -222,17 +222,6 @@ struct pt_regs *kt_irq_regs_in(struct hrtimer *t, const char *fn, int *tries,
 	return NULL;
 }
 
-bool kt_ip_in(unsigned long ip, const char *fn)
-{
-	char s[KSYM_SYMBOL_LEN];
-	size_t n = strlen(fn);
-
-	sprint_symbol_no_offset(s, ip);
-	/* "fn", "fn [mod]", "fn.isra.0 [mod]", "fn.cold [mod]" */
-	return !strncmp(s, fn, n) &&
-	       (s[n] == '\0' || s[n] == ' ' || s[n] == '.');
-}
-
 static bool same_function(unsigned long a, unsigned long b)
 {
 	char *sa = kmalloc(2 * KSYM_SYMBOL_LEN, GFP_KERNEL), *sb;

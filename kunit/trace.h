@@ -11,6 +11,8 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/kallsyms.h>
+#include <linux/string.h>
 #include "unwind/kunwind.h"
 #include "unwind/linux/kunwind_api.h"
 #include "oracle.h"
@@ -87,8 +89,21 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 void kt_print_trace(struct kunit *test, const char *who,
 		    const struct kt_trace *t);
 bool kt_trace_has(const struct kt_trace *t, unsigned long lo, unsigned long hi);
-/* Is ip in the function named fn (GCC suffixes such as .isra.0 too)? */
-bool kt_ip_in(unsigned long ip, const char *fn);
+/*
+ * Is ip in the function named fn (GCC suffixes such as .isra.0 too)?
+ * Inline: arm64_test.c, whose build has no trace.c (kunit/Kbuild), asks
+ * it too.
+ */
+static inline bool kt_ip_in(unsigned long ip, const char *fn)
+{
+	char s[KSYM_SYMBOL_LEN];
+	size_t n = strlen(fn);
+
+	sprint_symbol_no_offset(s, ip);
+	/* "fn", "fn [mod]", "fn.isra.0 [mod]", "fn.cold [mod]" */
+	return !strncmp(s, fn, n) &&
+	       (s[n] == '\0' || s[n] == ' ' || s[n] == '.');
+}
 
 /*
  * In the callback of an hrtimer that must interrupt the function fn: the
