@@ -16,10 +16,13 @@
  * The walks are of a kthread parked asleep in this module (trace.c), whose
  * stack stays still while it is walked twice.
  */
+#include <linux/hrtimer.h>
 #include <linux/slab.h>
 #include "unwind/linux/registry_lookup.h"
 #include "unwind/linux/symbols.h"
+#ifdef CONFIG_X86_64
 #include "asm_frames.h"
+#endif
 #include "trace.h"
 
 struct api_frames {
@@ -168,25 +171,93 @@ static void expect_info_is_the_table(struct kunit *test, unsigned long from,
 	}
 }
 
+#ifdef CONFIG_X86_64
+/*
+ * kt_asm_regs (asm_frames.S): ordinary rows, then from its "call", ~70
+ * bytes past kt_asm_regs_ip, a register frame's, to its end (and maybe
+ * the next function's start: text all the same).
+ */
+static void api_regs_rows(struct kunit *test, unsigned long *from,
+			  unsigned long *to)
+{
+	*from = (unsigned long)kt_asm_regs;
+	*to = (unsigned long)kt_asm_regs_ip + 96;
+}
+#else
+/*
+ * arm64 has no assembly hints: its register frames' rows are the entry
+ * code's, in vmlinux (gen/arm64.c).  The one an interrupt of this CPU
+ * goes through (el1h_64_irq) is found by walking from an hrtimer's
+ * callback: the frame before the first register frame; the function
+ * around it, whole, by its symbol's offset and size.
+ */
+struct api_irq {
+	struct hrtimer timer;
+	struct api_frames a;
+	bool done;
+};
+
+static enum hrtimer_restart api_irq_walk(struct hrtimer *timer)
+{
+	struct api_irq *q = container_of(timer, struct api_irq, timer);
+
+	kunwind_walk(NULL, NULL, api_add, &q->a);
+	WRITE_ONCE(q->done, true);
+	return HRTIMER_NORESTART;
+}
+
+static void api_regs_rows(struct kunit *test, unsigned long *from,
+			  unsigned long *to)
+{
+	struct api_irq *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	char sym[KSYM_SYMBOL_LEN], *plus;
+	unsigned long off, size, ip = 0;
+	unsigned int i;
+	u64 end;
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	hrtimer_init(&q->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	q->timer.function = api_irq_walk;
+	preempt_disable();
+	hrtimer_start(&q->timer, ns_to_ktime(100 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	/* Spin in this kthread, so that the interrupt comes from EL1. */
+	end = ktime_get_ns() + NSEC_PER_SEC;
+	while (!READ_ONCE(q->done) && ktime_get_ns() < end)
+		cpu_relax();
+	preempt_enable();
+	hrtimer_cancel(&q->timer);
+	KUNIT_ASSERT_TRUE_MSG(test, READ_ONCE(q->done), "the hrtimer never fired");
+	for (i = 0; i + 1 < q->a.n && !ip; i++)
+		if (q->a.f[i + 1].flags & KUNWIND_FRAME_REGS)
+			ip = q->a.f[i].ip;
+	KUNIT_ASSERT_NE_MSG(test, ip, 0ul, "no register frame in the %u frames walked from the hrtimer",
+			    q->a.n);
+	sprint_symbol(sym, ip - 1);
+	plus = strchr(sym, '+');
+	KUNIT_ASSERT_TRUE_MSG(test, plus && sscanf(plus, "+%lx/%lx", &off, &size) == 2,
+			      "%pS: no offset and size", (void *)ip);
+	kunit_info(test, "the register frame's function: %s\n", sym);
+	*from = ip - 1 - off;
+	*to = *from + size;
+}
+#endif
+
 static void api_addr_info_is_the_tables(struct kunit *test)
 {
 	unsigned int nr_type[KUNWIND_TYPE_MAX + 1] = { 0 };
-	unsigned long regs = (unsigned long)kt_asm_regs;
 	unsigned long sleeper = (unsigned long)kt_sleeper_start;
+	unsigned long from, to;
 
-	/*
-	 * kt_asm_regs (asm_frames.S): ordinary rows, then from its "call",
-	 * ~70 bytes past kt_asm_regs_ip, a register frame's, to its end
-	 * (and maybe the next function's start: text all the same).
-	 */
-	expect_info_is_the_table(test, regs,
-				 (unsigned long)kt_asm_regs_ip + 96, nr_type);
+	/* Code with a register frame's rows (and ordinary ones). */
+	api_regs_rows(test, &from, &to);
+	expect_info_is_the_table(test, from, to, nr_type);
 	/* A C function of this module: its first 64 bytes. */
 	expect_info_is_the_table(test, sleeper, sleeper + 64, nr_type);
 	KUNIT_EXPECT_GT_MSG(test, nr_type[KUNWIND_TYPE_CALL], 0u,
 			    "no ordinary frame's row: this module's table?");
 	KUNIT_EXPECT_GT_MSG(test, nr_type[KUNWIND_TYPE_REGS], 0u,
-			    "no register frame's row in kt_asm_regs");
+			    "no register frame's row in %pS", (void *)from);
 }
 
 static void api_addr_info_outside_text(struct kunit *test)

@@ -19,7 +19,7 @@
  *	spins with its return address in x30 and in a loop that calls (its
  *	record saved): kunwind_save_regs() and stack_trace_save_regs() (not
  *	exported: found by a kprobe's symbol lookup) of
- *	the interrupt's registers.  Equal, but where the interrupted
+ *	the interrupt's registers (trace.c: kt_kernel_save_regs()).  Equal, but where the interrupted
  *	function had not saved its record: there the frame-record walk goes
  *	on from x29, its caller's record, and loses the caller, which
  *	kunwind gives (x30 of the registers, the oracle).  The leaf's case
@@ -32,7 +32,6 @@
 #include <kunit/test.h>
 #include <linux/hrtimer.h>
 #include <linux/kallsyms.h>
-#include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -189,26 +188,6 @@ struct a64_irq {
 
 static struct a64_irq *a64_irq;
 
-/*
- * stack_trace_save_regs() is not exported: its address from a kprobe's
- * symbol lookup (the test kernel has CONFIG_KPROBES), called through a
- * pointer, the kernel's own function all the same.
- */
-static unsigned int (*a64_save_regs)(struct pt_regs *regs, unsigned long *store,
-				     unsigned int size, unsigned int skip);
-
-static void *a64_kernel_function(const char *name)
-{
-	struct kprobe kp = { .symbol_name = name };
-	void *addr;
-
-	if (register_kprobe(&kp))
-		return NULL;
-	addr = kp.addr;
-	unregister_kprobe(&kp);
-	return addr;
-}
-
 static noinline void a64_tick(void)
 {
 	barrier();
@@ -239,7 +218,7 @@ static enum hrtimer_restart a64_irq_fn(struct hrtimer *timer)
 		a->lr = ptrauth_strip_kernel_insn_pac(regs->regs[30]);
 		a->t[0].n = kunwind_save_regs(regs, a->t[0].ip, A64_FRAMES, 0,
 					      &a->t[0].steps);
-		a->t[1].n = a64_save_regs(regs, a->t[1].ip, A64_FRAMES, 0);
+		a->t[1].n = kt_kernel_save_regs(regs, a->t[1].ip, A64_FRAMES);
 		WRITE_ONCE(a->done, true);
 		return HRTIMER_NORESTART;
 	}
@@ -329,9 +308,6 @@ static void arm64_interrupted_code_gets_its_caller(struct kunit *test)
 {
 	int i, gained = 0, equal = 0, leaf_gained = 0;
 
-	a64_save_regs = a64_kernel_function("stack_trace_save_regs");
-	KUNIT_ASSERT_NOT_NULL_MSG(test, a64_save_regs,
-				  "stack_trace_save_regs() not found");
 	a64_irq = kunit_kzalloc(test, sizeof(*a64_irq), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, a64_irq);
 	for (i = 0; i < 5; i++) {
@@ -369,7 +345,3 @@ static struct kunit_suite arm64_test_suite = {
 
 kunit_test_suite(arm64_test_suite);
 #endif
-
-/* On arm64 kunwind_test.ko is this suite and the core's (kunit/Kbuild). */
-MODULE_DESCRIPTION("KUnit tests of kunwind.ko on arm64");
-MODULE_LICENSE("GPL");

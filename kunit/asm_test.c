@@ -294,6 +294,12 @@ static void noreturn_c_call_at_function_end_finds_the_caller(struct kunit *test)
 		   kt_ip_in(n->kun.ip[1], "c_noret_caller") ? "inside" : "past the end of");
 }
 
+/*
+ * kunit/Kbuild builds this file for x86-64 only; the #ifdef says so to
+ * tests/harness/kunit-report.py, which reads the cases of every .c file
+ * with the kernel's .config.
+ */
+#ifdef CONFIG_X86_64
 static struct kunit_case asm_test_cases[] = {
 	KUNIT_CASE(asm_cfi_frame_on_rbp_equals_orc),
 	KUNIT_CASE(asm_hint_call_describes_code_without_cfi),
@@ -315,3 +321,4 @@ static struct kunit_suite asm_test_suite = {
 };
 
 kunit_test_suite(asm_test_suite);
+#endif

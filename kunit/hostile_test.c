@@ -25,11 +25,11 @@
 #include <linux/kthread.h>
 #include <linux/sched/task_stack.h>
 #include <asm/ptrace.h>
-#include <asm/vsyscall.h>
 #include "unwind/linux/counters.h"
 #include "unwind/linux/kwalk.h"
 #include "unwind/linux/registry_lookup.h"
 #include "unwind/linux/symbols.h"
+#include "arch.h"
 #include "kunwind_test.h"
 #include "main.h"
 #include "trace.h"
@@ -82,7 +82,7 @@ static void hostile_text_address_refuses_non_code(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kunwind_text_address((unsigned long)schedule));
 }
 
-/* A function with a table row at its first byte: CFA = rsp + 8. */
+/* A function with a table row at its first byte (arch.h: KT_ENTRY_*). */
 static noinline void hostile_target(void)
 {
 	barrier();
@@ -90,30 +90,31 @@ static noinline void hostile_target(void)
 
 /*
  * A register set interrupted at hostile_target's first instruction, on a
- * fake stack in this frame whose first word (the return address) is bad:
+ * fake stack in this frame, whose return address (its first word, or
+ * x30: kt_regs_entry_ra()) is bad:
  * the walk reports the interrupted ip and stops there, table and ORC
  * fallback alike.
  */
 static void hostile_walk_stops_at_bad_return_address(struct kunit *test)
 {
 	const struct bad_addr *b = test->param_value;
-	unsigned long stack[8] = { b->addr() };
+	unsigned long stack[8] = {};
 	struct kt_trace *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	struct pt_regs regs = {};
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	regs.ip = (unsigned long)hostile_target;
-	regs.sp = (unsigned long)stack;
-	regs.cs = __KERNEL_CS;
-	regs.ss = __KERNEL_DS;
+	kt_regs_init(&regs, (unsigned long)hostile_target, (unsigned long)stack,
+		     false);
+	kt_regs_entry_ra(&regs, stack, b->addr());
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	barrier_data(stack);
 	KUNIT_EXPECT_EQ(test, t->n, 1u);
-	KUNIT_EXPECT_EQ(test, t->ip[0], regs.ip);
+	KUNIT_EXPECT_EQ(test, t->ip[0], instruction_pointer(&regs));
 	KUNIT_EXPECT_NE_MSG(test, t->stop, KUNWIND_STOP_END, "walk: %s",
 			    kunwind_stop_str(t->stop));
-	KUNIT_EXPECT_EQ_MSG(test, t->stop, KUNWIND_STOP_BAD_RA, "walk: %s",
-			    kunwind_stop_str(t->stop));
+	KUNIT_EXPECT_EQ_MSG(test, t->stop,
+			    b->addr == a_zero ? KT_ZERO_RA_STOP : KUNWIND_STOP_BAD_RA,
+			    "walk: %s", kunwind_stop_str(t->stop));
 }
 
 static void hostile_walk_from_regs_with_data_ip_reports_nothing(struct kunit *test)
@@ -123,9 +124,7 @@ static void hostile_walk_from_regs_with_data_ip_reports_nothing(struct kunit *te
 	struct pt_regs regs = {};
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	regs.ip = (unsigned long)&jiffies;
-	regs.sp = (unsigned long)stack;
-	regs.cs = __KERNEL_CS;
+	kt_regs_init(&regs, (unsigned long)&jiffies, (unsigned long)stack, false);
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	KUNIT_EXPECT_EQ(test, t->n, 0u);
 	KUNIT_EXPECT_EQ(test, t->stop, KUNWIND_STOP_BAD_RA);
@@ -147,15 +146,13 @@ static void hostile_user_regs_give_their_ip_only(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_NOT_NULL(test, orc);
-	regs.ip = 0x400000;
-	regs.sp = (unsigned long)stack;
-	regs.cs = __USER_CS;
+	kt_regs_init(&regs, 0x400000, (unsigned long)stack, true);
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	KUNIT_EXPECT_EQ(test, t->n, 1u);
-	KUNIT_EXPECT_EQ(test, t->ip[0], regs.ip);
+	KUNIT_EXPECT_EQ(test, t->ip[0], 0x400000ul);
 	n = kunwind_save_regs(&regs, store, ARRAY_SIZE(store), 0, NULL);
 	KUNIT_EXPECT_EQ(test, n, 1u);
-	KUNIT_EXPECT_EQ(test, store[0], regs.ip);
+	KUNIT_EXPECT_EQ(test, store[0], 0x400000ul);
 	kt_orc_regs(orc, &regs);
 	KUNIT_EXPECT_EQ(test, orc->n, n);
 	KUNIT_EXPECT_EQ(test, orc->ip[0], store[0]);
@@ -163,8 +160,9 @@ static void hostile_user_regs_give_their_ip_only(struct kunit *test)
 
 /*
  * ip 0 is the fault of a call through a NULL pointer: the frame is
- * reported, and its caller is the return address at sp, as ORC's null
- * entry has it; none if that word is not text.
+ * reported, and its caller is the return address the call left (at sp,
+ * as ORC's null entry has it; in x30 on arm64); none if that is not
+ * text.
  */
 static noinline void hostile_null_call_site(struct kunit *test,
 					    unsigned long *stack,
@@ -172,14 +170,15 @@ static noinline void hostile_null_call_site(struct kunit *test,
 {
 	struct pt_regs regs = {};
 
-	regs.sp = (unsigned long)stack;
-	regs.cs = __KERNEL_CS;
-	stack[0] = (unsigned long)__builtin_return_address(0);
+	unsigned long ra = (unsigned long)__builtin_return_address(0);
+
+	kt_regs_init(&regs, 0, (unsigned long)stack, false);
+	kt_regs_entry_ra(&regs, stack, ra);
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	KUNIT_EXPECT_GE(test, t->n, 2u);
 	KUNIT_EXPECT_EQ(test, t->ip[0], 0UL);
-	KUNIT_EXPECT_EQ(test, t->ip[1], stack[0]);
-	stack[0] = (unsigned long)&jiffies;
+	KUNIT_EXPECT_EQ(test, t->ip[1], ra);
+	kt_regs_entry_ra(&regs, stack, (unsigned long)&jiffies);
 	t->n = 0;
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	KUNIT_EXPECT_EQ(test, t->n, 1u);
@@ -203,9 +202,8 @@ static void hostile_walk_from_regs_with_sp_on_no_stack_stops(struct kunit *test)
 	struct pt_regs regs = {};
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	regs.ip = (unsigned long)hostile_target;
-	regs.sp = (unsigned long)&jiffies;
-	regs.cs = __KERNEL_CS;
+	kt_regs_init(&regs, (unsigned long)hostile_target,
+		     (unsigned long)&jiffies, false);
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	KUNIT_EXPECT_EQ(test, t->n, 1u);
 	KUNIT_EXPECT_NE(test, t->stop, KUNWIND_STOP_END);
@@ -215,28 +213,13 @@ static void hostile_walk_from_regs_with_sp_on_no_stack_stops(struct kunit *test)
 
 static void hostile_read_nofault_refuses_what_the_kernel_refuses(struct kunit *test)
 {
-	const unsigned long addrs[] = {
-		/* with SMAP any kernel load from these oopses */
-		0x1000, 0x7fffffff0000UL,
-		TASK_SIZE_MAX,			/* the guard page */
-		VSYSCALL_ADDR,
-		/* non-canonical with 4- and 5-level paging */
-		0x8000000000000000UL, 0x0100000000000000UL,
-		1UL << (boot_cpu_data.x86_virt_bits - 1),
-	};
+	const unsigned long addrs[] = KT_NOFAULT_BAD_ADDRS;
 	unsigned long val, ok_word = 42;
 	unsigned int i;
 
 	KUNIT_ASSERT_TRUE(test, kunwind_read_nofault((unsigned long)&ok_word, &val));
 	KUNIT_EXPECT_EQ(test, val, 42ul);
-	kunit_info(test, "x86_virt_bits %u, SMAP %s\n",
-		   boot_cpu_data.x86_virt_bits,
-		   boot_cpu_has(X86_FEATURE_SMAP) ? "on" : "off");
-	/* What makes the checks bite: asserted, the QEMU run has both. */
-	KUNIT_EXPECT_TRUE_MSG(test, boot_cpu_has(X86_FEATURE_SMAP),
-			      "no SMAP: a user-address load would not oops here");
-	KUNIT_EXPECT_TRUE_MSG(test, pgtable_l5_enabled(),
-			      "no 5-level paging: canonical means 48 bits here");
+	kt_nofault_bites(test);
 	for (i = 0; i < ARRAY_SIZE(addrs); i++) {
 		KUNIT_EXPECT_NE_MSG(test, copy_from_kernel_nofault(&val, (void *)addrs[i],
 								   sizeof(val)), 0,

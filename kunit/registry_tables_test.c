@@ -44,7 +44,7 @@ static struct kunwind_hdr *fake_sized_table(struct kunit *test, unsigned long ba
 	unsigned int i;
 
 	KUNIT_ASSERT_TRUE(test, segs && row);
-	*row = (struct kt_row){ 0, size, kt_call(KUNWIND_REG_SP, cfa, 0) };
+	*row = (struct kt_row){ 0, size, kt_frame(cfa, 0) };
 	for (i = 0; i < nr; i++)
 		segs[i] = (struct kt_seg){ ".text", base + i * step, size, row, 1 };
 	t = kt_table_build(test, segs, nr, len);

@@ -33,11 +33,11 @@
 #include <linux/mutex.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
-#include <asm/ibt.h>
 #include "unwind/linux/kwalk.h"
 #include "unwind/linux/registry.h"
 #include "unwind/linux/registry_lookup.h"
 #include "unwind/linux/symbols.h"
+#include "arch.h"
 #include "kunwind_test.h"
 #include "main.h"
 #include "registry_test.h"
@@ -52,9 +52,9 @@ static void registry_own_table_registered_at_load(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL_MSG(test, entry, "kunwind_test has no registered table");
 	KUNIT_EXPECT_EQ(test, kunwind_registration_seg_state(entry, text), KUNWIND_SEG_LIVE);
 	KUNIT_EXPECT_TRUE(test, kunwind_find_rule(text, &r));
-	KUNIT_EXPECT_EQ(test, r.type, KUNWIND_TYPE_CALL);
-	/* At a function's first byte the CFA is rsp + 8. */
-	KUNIT_EXPECT_EQ(test, r.cfa_off, 8);
+	/* At a function's first byte: arch.h. */
+	KUNIT_EXPECT_EQ(test, r.type, KT_ENTRY_TYPE);
+	KUNIT_EXPECT_EQ(test, r.cfa_off, KT_ENTRY_CFA);
 	KUNIT_EXPECT_EQ(test, r.reg, KUNWIND_REG_SP);
 }
 
@@ -75,8 +75,8 @@ static void registry_vmlinux_table_registered(struct kunit *test)
 				  "no vmlinux table: kunwind.ko built without KUNWIND_VMLINUX?");
 	KUNIT_EXPECT_EQ(test, kunwind_registration_seg_state(entry, fn), KUNWIND_SEG_LIVE);
 	KUNIT_ASSERT_TRUE(test, kunwind_find_rule(fn, &r));
-	KUNIT_EXPECT_EQ(test, r.type, KUNWIND_TYPE_CALL);
-	KUNIT_EXPECT_EQ(test, r.cfa_off, 8);
+	KUNIT_EXPECT_EQ(test, r.type, KT_ENTRY_TYPE);
+	KUNIT_EXPECT_EQ(test, r.cfa_off, KT_ENTRY_CFA);
 }
 #else
 /*
@@ -251,9 +251,9 @@ struct race {
 static int race_worker(void *arg);
 
 /*
- * A walk whose first frame is the helper's .text function, past its ENDBR
- * (which no FDE covers) where the CFA is rsp + 8, with a fake return
- * address on this stack: race_worker(), code of this module, as the walk
+ * A walk whose first frame is the helper's .text function where its frame
+ * is set up (KT_SEC_FRAMED(), arch.h), with a fake return address in the
+ * word that holds it: race_worker(), code of this module, as the walk
  * reports only frames that are code.  With the helper's table: at least
  * two frames, the second the fake return address, reached by the table.
  * Without it: one frame once the helper is gone (the ORC fallback knows
@@ -265,11 +265,12 @@ static int race_worker(void *arg);
  */
 static noinline void race_walk(struct race *r, unsigned long fn)
 {
-	unsigned long fake[16] = { (unsigned long)race_worker };
+	unsigned long fake[16] = {};
 	struct kunwind_kstate w;
 	unsigned long ip1 = 1;
 	unsigned int n = 1, flags1 = 0;
 
+	fake[KT_SEC_RA] = (unsigned long)race_worker;
 	if (kunwind_walk_start(&w, NULL, fn, (unsigned long)fake, 0, false)) {
 		if (kunwind_walk_next(&w)) {
 			n++;
@@ -281,7 +282,7 @@ static noinline void race_walk(struct race *r, unsigned long fn)
 	}
 	kunwind_walk_end(&w);
 	r->walks++;
-	if (n >= 2 && ip1 == fake[0] && !(flags1 & KUNWIND_FRAME_ORC)) {
+	if (n >= 2 && ip1 == fake[KT_SEC_RA] && !(flags1 & KUNWIND_FRAME_ORC)) {
 		r->with_table++;
 	} else if (n == 1) {
 		r->without_table++;
@@ -299,8 +300,8 @@ static noinline void race_walk(struct race *r, unsigned long fn)
 
 /*
  * Each round: one walk from the helper's code, and one kunwind_save() of
- * this thread's own stack (race_worker, kthread, ret_from_fork,
- * ret_from_fork_asm at least), whose lookups run beside the registry's
+ * this thread's own stack (race_worker, kthread, ret_from_fork and on
+ * x86-64 ret_from_fork_asm at least: KT_KTHREAD_FRAMES), whose lookups run beside the registry's
  * changes.
  */
 static int race_worker(void *arg)
@@ -312,9 +313,9 @@ static int race_worker(void *arg)
 		unsigned long fn = READ_ONCE(kt_helper.info.sec_fn[KT_SEC_TEXT]);
 
 		if (fn)
-			race_walk(r, fn + ENDBR_INSN_SIZE);
+			race_walk(r, KT_SEC_FRAMED(fn));
 		r->saves++;
-		if (kunwind_save(store, ARRAY_SIZE(store), 0, NULL) < 4)
+		if (kunwind_save(store, ARRAY_SIZE(store), 0, NULL) < KT_KTHREAD_FRAMES)
 			r->short_saves++;
 		cond_resched();
 	}

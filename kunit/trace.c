@@ -24,6 +24,10 @@
  *     follows fails (orc_reason()).
  *
  * Anything else that differs fails the test and prints both traces.
+ *
+ * On arm64 the oracle is the kernel's frame-record walk, through
+ * stack_trace_save(), _tsk() and _regs() (see kt_orc_here() there), and
+ * kunwind's fallback is a step by the frame record, flagged the same.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -33,8 +37,13 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sched/task_stack.h>
+#include <linux/kprobes.h>
+#include <linux/stacktrace.h>
 #include <asm/irq_regs.h>
+#ifdef CONFIG_X86
 #include <asm/unwind.h>
+#endif
+#include "arch.h"
 #include "oracle.h"
 #include "trace.h"
 
@@ -85,6 +94,7 @@ noinline void kt_kunwind_here(struct kt_trace *t)
 	barrier();	/* no tail call: this frame must exist */
 }
 
+#ifdef CONFIG_X86
 /*
  * arch_stack_walk(): unwind_start() with first_frame = our stack pointer
  * skips the frames below ours, so the first address is the return address
@@ -126,22 +136,10 @@ noinline void kt_orc_here(struct kt_trace *t)
 	barrier();
 }
 
-void kt_kunwind_regs(struct kt_trace *t, struct pt_regs *regs)
-{
-	kt_trace_reset(t);
-	t->stop = kunwind_walk(NULL, regs, kt_trace_add, t);
-}
-
 void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs)
 {
 	kt_trace_reset(t);
 	orc_walk(t, current, regs);
-}
-
-void kt_kunwind_task(struct kt_trace *t, struct task_struct *task)
-{
-	kt_trace_reset(t);
-	t->stop = kunwind_walk(task, NULL, kt_trace_add, t);
 }
 
 /*
@@ -152,6 +150,82 @@ void kt_orc_task(struct kt_trace *t, struct task_struct *task)
 {
 	kt_trace_reset(t);
 	orc_walk(t, task, NULL);
+}
+
+int kt_oracle_init(void)
+{
+	return 0;
+}
+#else
+/*
+ * arm64: the kernel's own walk is arch/arm64/kernel/stacktrace.c's, by
+ * frame records, through the interfaces the kernel's users call.  It
+ * reports no error (arch_stack_walk() drops its walk's), so orc_error
+ * stays false and only kunwind's stop is checked for completeness: the
+ * comparisons that use these (kt_expect_same_trace()) are of walks the
+ * frame records get right, called frames, not an interrupted one that
+ * had not saved its record (kunwind_arm64 compares those).
+ *
+ * stack_trace_save(..., 1) skips this function's frame: the trace starts
+ * with the return address into our caller, as the ORC walk's does.
+ */
+noinline void kt_orc_here(struct kt_trace *t)
+{
+	kt_trace_reset(t);
+	t->n = stack_trace_save(t->ip, KT_MAX_FRAMES, 1);
+	barrier();	/* no tail call: this frame must exist */
+}
+
+/*
+ * stack_trace_save_regs() is not exported: its address from a kprobe's
+ * symbol lookup (the test kernel has CONFIG_KPROBES) at the module's
+ * init, called through a pointer, the kernel's own function all the same.
+ */
+static unsigned int (*save_regs_fn)(struct pt_regs *regs, unsigned long *store,
+				    unsigned int size, unsigned int skip);
+
+int kt_oracle_init(void)
+{
+	struct kprobe kp = { .symbol_name = "stack_trace_save_regs" };
+	int err = register_kprobe(&kp);
+
+	if (err)
+		return err;
+	save_regs_fn = (void *)kp.addr;
+	unregister_kprobe(&kp);
+	return 0;
+}
+
+unsigned int kt_kernel_save_regs(struct pt_regs *regs, unsigned long *store,
+				 unsigned int size)
+{
+	return save_regs_fn(regs, store, size, 0);
+}
+
+void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs)
+{
+	kt_trace_reset(t);
+	t->n = kt_kernel_save_regs(regs, t->ip, KT_MAX_FRAMES);
+}
+
+/* As on x86: the caller keeps task asleep, with a reference. */
+void kt_orc_task(struct kt_trace *t, struct task_struct *task)
+{
+	kt_trace_reset(t);
+	t->n = stack_trace_save_tsk(task, t->ip, KT_MAX_FRAMES, 0);
+}
+#endif
+
+void kt_kunwind_regs(struct kt_trace *t, struct pt_regs *regs)
+{
+	kt_trace_reset(t);
+	t->stop = kunwind_walk(NULL, regs, kt_trace_add, t);
+}
+
+void kt_kunwind_task(struct kt_trace *t, struct task_struct *task)
+{
+	kt_trace_reset(t);
+	t->stop = kunwind_walk(task, NULL, kt_trace_add, t);
 }
 
 /*
@@ -197,7 +271,7 @@ void kt_print_trace(struct kunit *test, const char *who,
 
 	kunit_info(test, "%s: %u frames, %s%s\n", who, t->n,
 		   t->stop ? kunwind_stop_str(t->stop) : "",
-		   t->orc_error ? "ORC error" : "");
+		   t->orc_error ? KT_ORACLE " error" : "");
 	for (i = 0; i < t->n; i++)
 		kunit_info(test, "  %2u %lx %s%s%pS\n", i, t->ip[i],
 			   t->flags[i] & KUNWIND_FRAME_ORC ? "[orc] " :
@@ -211,7 +285,7 @@ struct pt_regs *kt_irq_regs_in(struct hrtimer *t, const char *fn, int *tries,
 {
 	struct pt_regs *regs = get_irq_regs();
 
-	if (regs && !user_mode(regs) && kt_ip_in(regs->ip, fn))
+	if (regs && !user_mode(regs) && kt_ip_in(instruction_pointer(regs), fn))
 		return regs;
 	if (++*tries < 200) {
 		hrtimer_forward_now(t, ns_to_ktime(500 * NSEC_PER_USEC));
@@ -291,7 +365,7 @@ static bool orc_reason(struct kunit *test, const char *what,
 	kt_stats.reason[min(why, (unsigned int)KUNWIND_FALLBACK_NR - 1)]++;
 	if (c == KT_COVER_UNKNOWN) {
 		kt_stats.cover[c]++;
-		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback (%s) after %pS: the oracle cannot tell which table describes it: %s: %s",
+		KUNIT_FAIL(test, "%s: frame %u by the " KT_FALLBACK " fallback (%s) after %pS: the oracle cannot tell which table describes it: %s: %s",
 			   what, i, kunwind_fallback_str(why),
 			   (void *)kun->ip[i - 1], ci.table, ci.why);
 		return false;
@@ -299,12 +373,12 @@ static bool orc_reason(struct kunit *test, const char *what,
 	if (why == KUNWIND_FALLBACK_TRACER) {
 		kt_stats.orc_tracer++;
 		if (!(kun->flags[i] & KUNWIND_FRAME_RECOVERED)) {
-			KUNIT_FAIL(test, "%s: frame %u by the ORC fallback (%s) after %pS, but no trampoline was undone",
+			KUNIT_FAIL(test, "%s: frame %u by the " KT_FALLBACK " fallback (%s) after %pS, but no trampoline was undone",
 				   what, i, kunwind_fallback_str(why),
 				   (void *)kun->ip[i - 1]);
 			return false;
 		}
-		kunit_info(test, "%s: frame %u by the ORC fallback after %pS: %s, the trampoline undone by ORC (%s: %s)\n",
+		kunit_info(test, "%s: frame %u by the " KT_FALLBACK " fallback after %pS: %s, the trampoline undone by " KT_FALLBACK " (%s: %s)\n",
 			   what, i, (void *)kun->ip[i - 1],
 			   kunwind_fallback_str(why), ci.table, kt_cover_str(c));
 		return true;
@@ -312,7 +386,7 @@ static bool orc_reason(struct kunit *test, const char *what,
 	kt_stats.cover[c]++;
 	due = cover_reason(c, &ci);
 	if (c == KT_COVER_ROW) {
-		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback (%s) after %pS, where %s's table (%s) has a row kunwind follows (type %u, reg %u, cfa %d)",
+		KUNIT_FAIL(test, "%s: frame %u by the " KT_FALLBACK " fallback (%s) after %pS, where %s's table (%s) has a row kunwind follows (type %u, reg %u, cfa %d)",
 			   what, i, kunwind_fallback_str(why),
 			   (void *)kun->ip[i - 1], ci.table, ci.seg,
 			   ci.rule.type, ci.rule.reg, ci.rule.cfa_off);
@@ -324,13 +398,13 @@ static bool orc_reason(struct kunit *test, const char *what,
 	else
 		detail = c == KT_COVER_NO_TABLE ? ci.why : ci.seg;
 	if (why != due) {
-		KUNIT_FAIL(test, "%s: frame %u by the ORC fallback after %pS: the walk says %s, the tables say %s (%s: %s)",
+		KUNIT_FAIL(test, "%s: frame %u by the " KT_FALLBACK " fallback after %pS: the walk says %s, the tables say %s (%s: %s)",
 			   what, i, (void *)kun->ip[i - 1],
 			   kunwind_fallback_str(why), kt_cover_str(c), ci.table,
 			   detail);
 		return false;
 	}
-	kunit_info(test, "%s: frame %u by the ORC fallback after %pS: %s (%s: %s)\n",
+	kunit_info(test, "%s: frame %u by the " KT_FALLBACK " fallback after %pS: %s (%s: %s)\n",
 		   what, i, (void *)kun->ip[i - 1], kunwind_fallback_str(why),
 		   ci.table, detail);
 	return true;
@@ -357,7 +431,7 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 		    !orc_reason(test, what, kun, i))
 			bad++;
 		if (!same) {
-			KUNIT_FAIL(test, "%s: frame %u: kunwind %pS, ORC %pS",
+			KUNIT_FAIL(test, "%s: frame %u: kunwind %pS, " KT_ORACLE " %pS",
 				   what, i, (void *)kun->ip[i], (void *)orc->ip[i]);
 			bad++;
 			break;
@@ -369,13 +443,13 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 		}
 	}
 	if (!bad && kun->n != orc->n) {
-		KUNIT_FAIL(test, "%s: kunwind %u frames (%s), ORC %u frames%s",
+		KUNIT_FAIL(test, "%s: kunwind %u frames (%s), " KT_ORACLE " %u frames%s",
 			   what, kun->n, kunwind_stop_str(kun->stop), orc->n,
-			   orc->orc_error ? " (ORC error)" : "");
+			   orc->orc_error ? " (" KT_ORACLE " error)" : "");
 		bad++;
 	}
 	if (!bad && complete_kun != complete_orc) {
-		KUNIT_FAIL(test, "%s: kunwind %s, ORC %s", what,
+		KUNIT_FAIL(test, "%s: kunwind %s, " KT_ORACLE " %s", what,
 			   kunwind_stop_str(kun->stop),
 			   complete_orc ? "complete" : "stopped on an error");
 		bad++;
@@ -383,7 +457,7 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 	if (bad) {
 		kt_stats.differences++;
 		kt_print_trace(test, "kunwind", kun);
-		kt_print_trace(test, "ORC", orc);
+		kt_print_trace(test, KT_ORACLE, orc);
 	}
 	return n;
 }
@@ -404,7 +478,7 @@ void kt_steps_exit(struct kunit *test)
 #define KT_D(f)	(b->f - a->f)
 	if (!KT_D(frames))
 		return;
-	kunit_info(test, "steps compared: %lu by tables, %lu by the ORC fallback (no table %lu, no row %lu, row step failed %lu, tracer helper missing %lu); the tables, read without the registry, say: no table %lu, no row %lu, a row kunwind does not follow %lu, a row kunwind follows %lu, unknown %lu\n",
+	kunit_info(test, "steps compared: %lu by tables, %lu by the " KT_FALLBACK " fallback (no table %lu, no row %lu, row step failed %lu, tracer helper missing %lu); the tables, read without the registry, say: no table %lu, no row %lu, a row kunwind does not follow %lu, a row kunwind follows %lu, unknown %lu\n",
 		   KT_D(table_steps), KT_D(orc_frames),
 		   KT_D(reason[KUNWIND_FALLBACK_NO_TABLE]),
 		   KT_D(reason[KUNWIND_FALLBACK_NO_ROW]),
@@ -442,7 +516,7 @@ void kt_expect_save_steps(struct kunit *test, const char *what,
 		due[cover_reason(c, &ci)]++;
 	}
 	all = steps->tables + kunwind_steps_fallback(steps);
-	kunit_info(test, "%s: %u entries; steps: %u by tables, %u by the ORC fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u); the tables allow no table %u, no row %u, row step failed %u\n",
+	kunit_info(test, "%s: %u entries; steps: %u by tables, %u by the " KT_FALLBACK " fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u); the tables allow no table %u, no row %u, row step failed %u\n",
 		   what, n, steps->tables, kunwind_steps_fallback(steps),
 		   steps->fallback[KUNWIND_FALLBACK_NO_TABLE],
 		   steps->fallback[KUNWIND_FALLBACK_NO_ROW],
@@ -455,7 +529,7 @@ void kt_expect_save_steps(struct kunit *test, const char *what,
 			    n, all);
 	for (r = 0; r < KUNWIND_FALLBACK_NR; r++)
 		KUNIT_EXPECT_LE_MSG(test, steps->fallback[r], due[r],
-				    "%s: %u steps by the ORC fallback for %s, where the tables give that reason to %u of the entries",
+				    "%s: %u steps by the " KT_FALLBACK " fallback for %s, where the tables give that reason to %u of the entries",
 				    what, steps->fallback[r],
 				    kunwind_fallback_str(r), due[r]);
 }

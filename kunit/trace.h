@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace.c: one stack walked by kunwind and by the kernel's ORC unwinder,
+ * trace.c: one stack walked by kunwind and by the kernel's own unwinder
+ * (ORC on x86-64, the frame records on arm64: "ORC" in the names below),
  * the frame-for-frame comparison (checked against oracle.c where kunwind
- * took the ORC fallback), and a kthread parked asleep to be walked; for
- * the suites that compare with ORC (orc, asm, registry, tracer, nmi) and
- * those that walk (api, hostile, oops).
+ * took its fallback), and a kthread parked asleep to be walked; for the
+ * suites that compare with the kernel's walk (orc, asm, registry, tracer,
+ * nmi) and those that walk (api, hostile, oops).
  */
 #ifndef _KUNWIND_KUNIT_TRACE_H
 #define _KUNWIND_KUNIT_TRACE_H
@@ -45,6 +46,10 @@ void kt_kunwind_regs(struct kt_trace *t, struct pt_regs *regs);
 void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs);
 void kt_kunwind_task(struct kt_trace *t, struct task_struct *task);
 void kt_orc_task(struct kt_trace *t, struct task_struct *task);
+/* arm64: stack_trace_save_regs(), found at init (or init fails). */
+int kt_oracle_init(void);
+unsigned int kt_kernel_save_regs(struct pt_regs *regs, unsigned long *store,
+				 unsigned int size);
 
 /*
  * A kthread parked asleep inside this module: sleeper_fn(),
@@ -89,11 +94,7 @@ unsigned int kt_expect_same_trace(struct kunit *test, const char *what,
 void kt_print_trace(struct kunit *test, const char *who,
 		    const struct kt_trace *t);
 bool kt_trace_has(const struct kt_trace *t, unsigned long lo, unsigned long hi);
-/*
- * Is ip in the function named fn (GCC suffixes such as .isra.0 too)?
- * Inline: arm64_test.c, whose build has no trace.c (kunit/Kbuild), asks
- * it too.
- */
+/* Is ip in the function named fn (GCC's suffixes, .isra.0, too)? */
 static inline bool kt_ip_in(unsigned long ip, const char *fn)
 {
 	char s[KSYM_SYMBOL_LEN];

@@ -387,6 +387,12 @@ static void tracer_walk_of_sleeping_task_equals_orc(struct kunit *test)
 	expect_recovered(test, "sleeping kthread", p, &p->kun, &p->orc, 0, 5);
 }
 
+/*
+ * kunit/Kbuild builds this file for x86-64 only; the #ifdef says so to
+ * tests/harness/kunit-report.py, which reads the cases of every .c file
+ * with the kernel's .config.
+ */
+#ifdef CONFIG_X86_64
 static struct kunit_case tracer_test_cases[] = {
 	KUNIT_CASE(tracer_function_graph_walk_equals_orc),
 	KUNIT_CASE(tracer_kretprobe_walk_equals_orc),
@@ -404,3 +410,4 @@ static struct kunit_suite tracer_test_suite = {
 };
 
 kunit_test_suite(tracer_test_suite);
+#endif

@@ -105,10 +105,10 @@ static struct kunwind_hdr *kt_table_build(struct unit_case *c,
 	return unit_keep(c, t);
 }
 
+#include "../unwind/test/lookup_cases.h"
 #ifdef KUNWIND_ARCH_HAS_LR
 #include "../unwind/test/walk_cases_arm64.h"
 #else
-#include "../unwind/test/lookup_cases.h"
 #include "../unwind/test/walk_cases.h"
 #endif
 
@@ -155,17 +155,20 @@ int main(void)
 {
 	struct unit_case c;
 
-#ifdef KUNWIND_ARCH_HAS_LR
-	/* tests/unit-arm64: the core built for arm64 (the lookup is the same) */
-	RUN_SCENARIOS(&c, "kunwind_walk.walk_arm64_scenario",
-		      kt_walk_arm64_scenarios);
-#else
-	/* As kunit/lookup_test.c's and kunit/walk_test.c's case arrays. */
+	/*
+	 * As kunit/lookup_test.c's and kunit/walk_test.c's case arrays; in
+	 * tests/unit-arm64, the core built for arm64, the lookup's (its
+	 * tables of arm64's rules: kt_frame()) and the arm64 walk's.
+	 */
 	RUN_PARAMS(&c, "kunwind_lookup.lookup_every_byte_finds_its_row",
 		   kt_lookup_sizes, kt_lookup_every_byte_finds_its_row);
 	RUN_PARAMS(&c, "kunwind_lookup.check_table", kt_corruptions,
 		   kt_check_table);
 	RUN_SCENARIOS(&c, "kunwind_lookup.lookup_scenario", kt_lookup_scenarios);
+#ifdef KUNWIND_ARCH_HAS_LR
+	RUN_SCENARIOS(&c, "kunwind_walk.walk_arm64_scenario",
+		      kt_walk_arm64_scenarios);
+#else
 	RUN_PARAMS(&c, "kunwind_walk.walk_reaches_stop_reason", kt_stop_cases,
 		   kt_walk_reaches_stop_reason);
 	RUN_SCENARIOS(&c, "kunwind_walk.walk_scenario", kt_walk_scenarios);

@@ -188,24 +188,8 @@ t1=$(now)
 
 # The bad table: the copy's .kunwind magic becomes "BAD!".
 mkdir -p "$out/bad"
-python3 - "$mods/kunwind_test_badtable.ko" \
-	"$out/bad/kunwind_test_badtable.ko" <<'EOF' || die "could not corrupt the bad table"
-import struct, sys
-data = bytearray(open(sys.argv[1], 'rb').read())
-shoff, = struct.unpack_from('<Q', data, 0x28)
-shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
-def sec(i):
-    return struct.unpack_from('<IIQQQQIIQQ', data, shoff + i * shentsize)
-strtab = sec(shstrndx)
-for i in range(shnum):
-    s = sec(i)
-    name = data[strtab[4] + s[0]:].split(b'\0', 1)[0]
-    if name == b'.kunwind':
-        data[s[4]:s[4] + 4] = b'BAD!'
-        open(sys.argv[2], 'wb').write(data)
-        sys.exit(0)
-sys.exit('no .kunwind section in ' + sys.argv[1])
-EOF
+"$here/bad-table.py" "$mods/kunwind_test_badtable.ko" \
+	"$out/bad/kunwind_test_badtable.ko" || die "could not corrupt the bad table"
 
 # The initramfs, in this order: kunwind_test_early.ko (if built: a module
 # with a table loaded before kunwind.ko, which must register it when it

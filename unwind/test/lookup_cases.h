@@ -57,8 +57,8 @@ static struct kt_row *kt_random_rows(KT_TEST *test, unsigned int nr_rules,
 		rows[i].start = a;
 		rows[i].end = a + len;
 		/* nr_rules distinct rules: bp_off follows cfa_off. */
-		rows[i].rule = kt_call(KUNWIND_REG_SP, 8 + 8 * (i % nr_rules),
-				       (i % nr_rules) % 3 ? -16 : 0);
+		rows[i].rule = kt_frame(8 + 8 * (i % nr_rules),
+					(i % nr_rules) % 3 ? -16 : 0);
 		a += len;
 	}
 	*nr = i;
@@ -127,7 +127,7 @@ static void kt_lookup_every_byte_finds_its_row(KT_TEST *test,
 static void kt_lookup_outside_every_segment_finds_nothing(KT_TEST *test)
 {
 	static const struct kt_row rows[] = {
-		{ 0, 0x10, { 8, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
+		{ 0, 0x10, { 8, KT_BP_NONE, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 		{ 0x10, 0x300, { 16, -16, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 	};
 	struct kt_seg seg = { ".text", 0xffffffffc0001000ul, 0x300, rows, 2 };
@@ -159,13 +159,13 @@ static void kt_lookup_outside_every_segment_finds_nothing(KT_TEST *test)
 static void kt_lookup_relocated_segments_answer_for_their_own_text(KT_TEST *test)
 {
 	static const struct kt_row text[] = {
-		{ 0, 0x40, { 8, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
+		{ 0, 0x40, { 8, KT_BP_NONE, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 	};
 	static const struct kt_row init[] = {
 		{ 0, 0x40, { 24, -16, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 	};
 	static const struct kt_row exit[] = {
-		{ 0, 0x40, { 40, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
+		{ 0, 0x40, { 40, KT_BP_NONE, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 	};
 	const struct kt_seg segs[] = {
 		{ ".text", 0xffffffffc0010000ul, 0x40, text, 1 },
@@ -202,7 +202,7 @@ static void kt_lookup_relocated_segments_answer_for_their_own_text(KT_TEST *test
 static struct kunwind_hdr *kt_small_table(KT_TEST *test, unsigned long *len)
 {
 	static const struct kt_row rows[] = {
-		{ 0, 0x10, { 8, 0, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
+		{ 0, 0x10, { 8, KT_BP_NONE, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 		{ 0x10, 0x800, { 16, -16, KUNWIND_TYPE_CALL, KUNWIND_REG_SP } },
 	};
 	struct kt_seg seg = { ".text", 0x1000, 0x800, rows, 2 };
@@ -231,7 +231,7 @@ static struct kunwind_hdr *kt_escape_table(KT_TEST *test, unsigned long *len)
 		return NULL;
 	for (i = 0; i < KT_ESC_ROWS; i++)
 		rows[i] = (struct kt_row){ 2 * i, 2 * i + 2,
-					   kt_call(KUNWIND_REG_SP, 8 + 8 * i, 0) };
+					   kt_frame(8 + 8 * i, 0) };
 	t = kt_table_build(test, &seg, 1, len);
 	if (!KT_EXPECT(test, t, "the escape table was not built") ||
 	    !KT_EXPECT(test, kunwind_segs(t)->nr_esc == KT_ESC_ROWS + 1 -
@@ -371,7 +371,7 @@ static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
 		c->flags = KUNWIND_ARCH_ID_X86_64;
 		rules[1].type = KUNWIND_TYPE_LR;
 		break;
-	case KT_C_ARM64:	/* rule 1 is CALL sp+8 without a record */
+	case KT_C_ARM64:	/* rule 1 is CALL sp+8, a record or not */
 		c->flags = KUNWIND_ARCH_ID_ARM64;
 		rules[1].cfa_off = 16;
 		rules[1].bp_off = -16;
@@ -382,6 +382,7 @@ static void kt_corrupt(struct kunwind_hdr *c, unsigned long len,
 		break;
 	case KT_C_ARM64_NO_RECORD:
 		c->flags = KUNWIND_ARCH_ID_ARM64;
+		rules[1].bp_off = 0;
 		break;
 	case KT_C_ARM64_PLT:
 		c->flags = KUNWIND_ARCH_ID_ARM64;

@@ -69,6 +69,24 @@ static inline struct kunwind_rule kt_call(int reg, int cfa, int bp)
 				      .cfa_off = cfa, .bp_off = bp };
 }
 
+/*
+ * The bp_off of an ordinary frame's rule that saves nothing, as a table
+ * of the architecture built for accepts it (lookup.c's rule_ok()):
+ * arm64's return address is in the frame record, so there the rule
+ * saves the record, at the CFA - 16.
+ */
+#ifdef KUNWIND_ARCH_HAS_LR
+#define KT_BP_NONE	(-KUNWIND_FRAME_RECORD_SIZE)
+#else
+#define KT_BP_NONE	0
+#endif
+
+/* An ordinary frame's rule, CFA = sp + cfa, rbp or x29 at the CFA + bp. */
+static inline struct kunwind_rule kt_frame(int cfa, int bp)
+{
+	return kt_call(KUNWIND_REG_SP, cfa, bp ? bp : KT_BP_NONE);
+}
+
 static inline struct kunwind_rule kt_typed(int type, int reg, int cfa)
 {
 	return (struct kunwind_rule){ .type = type, .reg = reg, .cfa_off = cfa };

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the suites take of the architecture, x86-64's or arm64's, in one
+ * place (as unwind/linux/arch/ is kunwind.ko's):
+ *
+ *   KT_ORACLE, KT_FALLBACK        the names, in messages, of the kernel's
+ *                                 own walk (trace.c's oracle) and of
+ *                                 kunwind's fallback step
+ *   KT_ENTRY_TYPE, KT_ENTRY_CFA   the row at a C function's first byte:
+ *                                 x86-64 the return address at rsp (CFA
+ *                                 rsp + 8), arm64 still in x30 (CFA sp)
+ *   KT_SEC_FRAMED(fn), KT_SEC_RA  an ip in the helper's .text function
+ *                                 (helper_sections*.S) where its frame
+ *                                 is set up with the CFA at sp + 8 or
+ *                                 16, and the word of the stack there
+ *                                 that holds the return address
+ *   KT_KTHREAD_FRAMES             the frames of a kthread's stack from its
+ *                                 function on: fn, kthread,
+ *                                 ret_from_fork (and x86-64's
+ *                                 ret_from_fork_asm)
+ *   KT_ZERO_RA_STOP               why a walk stops at a function's first
+ *                                 instruction whose return address is 0:
+ *                                 not code (x86-64), or no x30 given at
+ *                                 all (arm64: the LR row unfollowable)
+ *   kt_regs_init()                a register set of ip and sp, kernel
+ *                                 or user mode, nothing else
+ *   kt_regs_entry_ra()            a register set's return address at its
+ *                                 function's first instruction: at its
+ *                                 sp (x86-64) or in x30 (arm64)
+ *   KT_NOFAULT_BAD_ADDRS          addresses the kernel's nofault read
+ *                                 must refuse here, and
+ *   kt_nofault_bites()            what makes such a read fault rather
+ *                                 than read: SMAP and 5-level paging
+ *                                 (x86-64), PAN (arm64)
+ */
+#ifndef _KUNWIND_KUNIT_ARCH_H
+#define _KUNWIND_KUNIT_ARCH_H
+
+#include <asm/ptrace.h>
+#include "unwind/kunwind.h"
+
+#ifdef CONFIG_X86_64
+#include <kunit/test.h>
+#include <asm/ibt.h>
+#include <asm/segment.h>
+#include <asm/vsyscall.h>
+
+#define KT_ORACLE	"ORC"
+#define KT_FALLBACK	"ORC"
+#define KT_ENTRY_TYPE	KUNWIND_TYPE_CALL
+#define KT_ENTRY_CFA	8
+/* Past its ENDBR, which no FDE covers: CFA rsp + 8. */
+#define KT_SEC_FRAMED(fn)	((fn) + ENDBR_INSN_SIZE)
+#define KT_SEC_RA		0
+#define KT_KTHREAD_FRAMES	4
+#define KT_ZERO_RA_STOP		KUNWIND_STOP_BAD_RA
+
+static inline void kt_regs_init(struct pt_regs *regs, unsigned long ip,
+				unsigned long sp, bool user)
+{
+	regs->ip = ip;
+	regs->sp = sp;
+	regs->cs = user ? __USER_CS : __KERNEL_CS;
+	regs->ss = user ? __USER_DS : __KERNEL_DS;
+}
+
+static inline void kt_regs_entry_ra(struct pt_regs *regs, unsigned long *stack,
+				    unsigned long ra)
+{
+	stack[0] = ra;
+}
+
+#define KT_NOFAULT_BAD_ADDRS {						\
+	/* with SMAP any kernel load from these oopses */		\
+	0x1000, 0x7fffffff0000UL,					\
+	TASK_SIZE_MAX,			/* the guard page */		\
+	VSYSCALL_ADDR,							\
+	/* non-canonical with 4- and 5-level paging */			\
+	0x8000000000000000UL, 0x0100000000000000UL,			\
+	1UL << (boot_cpu_data.x86_virt_bits - 1),			\
+}
+
+/* What makes the checks bite: expected, the QEMU run has both. */
+static inline void kt_nofault_bites(struct kunit *test)
+{
+	kunit_info(test, "x86_virt_bits %u, SMAP %s\n",
+		   boot_cpu_data.x86_virt_bits,
+		   boot_cpu_has(X86_FEATURE_SMAP) ? "on" : "off");
+	KUNIT_EXPECT_TRUE_MSG(test, boot_cpu_has(X86_FEATURE_SMAP),
+			      "no SMAP: a user-address load would not oops here");
+	KUNIT_EXPECT_TRUE_MSG(test, pgtable_l5_enabled(),
+			      "no 5-level paging: canonical means 48 bits here");
+}
+#else
+#include <kunit/test.h>
+#include <asm/cpufeature.h>
+#include <asm/memory.h>
+
+#define KT_ORACLE	"frame records"
+#define KT_FALLBACK	"frame-record"
+#define KT_ENTRY_TYPE	KUNWIND_TYPE_LR
+#define KT_ENTRY_CFA	0
+/* Past "bti c" and "stp x29, x30, [sp, #-16]!": CFA sp + 16, x30 at sp + 8. */
+#define KT_SEC_FRAMED(fn)	((fn) + 8)
+#define KT_SEC_RA		1
+#define KT_KTHREAD_FRAMES	3
+#define KT_ZERO_RA_STOP		KUNWIND_STOP_UNSUPPORTED
+
+static inline void kt_regs_init(struct pt_regs *regs, unsigned long ip,
+				unsigned long sp, bool user)
+{
+	regs->pc = ip;
+	regs->sp = sp;
+	regs->pstate = user ? PSR_MODE_EL0t : PSR_MODE_EL1h;
+}
+
+static inline void kt_regs_entry_ra(struct pt_regs *regs, unsigned long *stack,
+				    unsigned long ra)
+{
+	regs->regs[30] = ra;
+}
+
+/*
+ * User addresses (with PAN a kernel load from them faults), the first
+ * byte past the user range, a tagged user address (top-byte ignore:
+ * still user), and addresses in neither half of the address space.
+ */
+#define KT_NOFAULT_BAD_ADDRS {						\
+	0x1000, 0x7fffffff0000UL, TASK_SIZE_MAX,			\
+	0x0100000000001000UL,						\
+	0x8000000000000000UL, PAGE_OFFSET - PAGE_SIZE,			\
+	1UL << (vabits_actual - 1),					\
+}
+
+/*
+ * What makes the checks bite: a kernel load from a user address faults
+ * where TTBR0 maps nothing, a kthread's (the test kernel has no
+ * CONFIG_ARM64_PAN, which would make it fault where it maps something).
+ */
+static inline void kt_nofault_bites(struct kunit *test)
+{
+	kunit_info(test, "vabits_actual %llu, PAN %s, mm %s\n",
+		   (u64)vabits_actual, system_uses_hw_pan() ? "on" : "off",
+		   current->mm ? "a user's" : "none");
+	KUNIT_EXPECT_TRUE_MSG(test, system_uses_hw_pan() || !current->mm,
+			      "no PAN and a user mm: a user-address load could read, not fault, here");
+}
+#endif
+
+#endif /* _KUNWIND_KUNIT_ARCH_H */
