@@ -22,6 +22,15 @@
  *                                 instruction whose return address is 0:
  *                                 not code (x86-64), or no x30 given at
  *                                 all (arm64: the LR row unfollowable)
+ *   KT_RA_SLOT(sp, bp, i)         the stack word frame i's return address
+ *                                 was read from, in a walk's frames'
+ *                                 sp[] and bp[]: below its sp (x86-64),
+ *                                 in the frame record of frame i - 1
+ *                                 (arm64: x29 points at it in a frame
+ *                                 that calls)
+ *   kt_strip_ra()                 a return address as read from the
+ *                                 stack, its PAC signature stripped
+ *                                 (arm64)
  *   kt_regs_init()                a register set of ip and sp, kernel
  *                                 or user mode, nothing else
  *   kt_regs_entry_ra()            a register set's return address at its
@@ -53,6 +62,12 @@
 #define KT_SEC_FRAMED(fn)	((fn) + ENDBR_INSN_SIZE)
 #define KT_SEC_RA		0
 #define KT_KTHREAD_FRAMES	4
+#define KT_RA_SLOT(sp, bp, i)	((sp)[i] - sizeof(long))
+
+static inline unsigned long kt_strip_ra(unsigned long ra)
+{
+	return ra;
+}
 #define KT_ZERO_RA_STOP		KUNWIND_STOP_BAD_RA
 
 static inline void kt_regs_init(struct pt_regs *regs, unsigned long ip,
@@ -95,6 +110,7 @@ static inline void kt_nofault_bites(struct kunit *test)
 #include <kunit/test.h>
 #include <asm/cpufeature.h>
 #include <asm/memory.h>
+#include <asm/pointer_auth.h>
 
 #define KT_ORACLE	"frame records"
 #define KT_FALLBACK	"frame-record"
@@ -104,6 +120,12 @@ static inline void kt_nofault_bites(struct kunit *test)
 #define KT_SEC_FRAMED(fn)	((fn) + 8)
 #define KT_SEC_RA		1
 #define KT_KTHREAD_FRAMES	3
+#define KT_RA_SLOT(sp, bp, i)	((bp)[(i) - 1] + sizeof(long))
+
+static inline unsigned long kt_strip_ra(unsigned long ra)
+{
+	return ptrauth_strip_kernel_insn_pac(ra);
+}
 #define KT_ZERO_RA_STOP		KUNWIND_STOP_UNSUPPORTED
 
 static inline void kt_regs_init(struct pt_regs *regs, unsigned long ip,

@@ -101,7 +101,7 @@ static void registry_builtin_kernel_frames_use_the_orc_fallback(struct kunit *te
 			continue;
 		in_vmlinux++;
 		KUNIT_EXPECT_TRUE_MSG(test, t->flags[i + 1] & KUNWIND_FRAME_ORC,
-				      "the step out of %pS (frame %u) was not the ORC fallback's",
+				      "the step out of %pS (frame %u) was not the " KT_FALLBACK " fallback's",
 				      (void *)t->ip[i], i);
 		KUNIT_EXPECT_EQ_MSG(test, t->fallback[i + 1], KUNWIND_FALLBACK_NO_TABLE,
 				    "the step out of %pS (frame %u): %s, not no table",
@@ -171,7 +171,7 @@ static void expect_probe(struct kunit *test, int sec)
 			      "frame 1 is in %s, expected %s", p->fn1,
 			      sec_fn_name[sec]);
 	KUNIT_EXPECT_FALSE_MSG(test, p->kun.flags[2] & KUNWIND_FRAME_ORC,
-			       "%s: the step to %pS came from the ORC fallback",
+			       "%s: the step to %pS came from the " KT_FALLBACK " fallback",
 			       sec_name[sec], (void *)p->kun.ip[2]);
 }
 
@@ -352,7 +352,7 @@ static void registry_unload_while_walks_run_on_another_cpu(struct kunit *test)
 
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "insmod/rmmod failed in round %d: %d",
 			    i, err);
-	kunit_info(test, "%lu walks on CPU %d: %lu with the helper's table, %lu without, %lu by the ORC fallback\n",
+	kunit_info(test, "%lu walks on CPU %d: %lu with the helper's table, %lu without, %lu by the " KT_FALLBACK " fallback\n",
 		   r->walks, r->cpu, r->with_table, r->without_table, r->by_orc);
 	KUNIT_EXPECT_EQ_MSG(test, r->bad, 0ul,
 			    "%lu walks of no known shape, first: %lu frames, ip[1] %pS flags %lx",
@@ -465,9 +465,9 @@ static void registry_module_loaded_before_kunwind_walked_by_its_table(struct kun
 	KUNIT_EXPECT_TRUE(test, kt_ip_in(t->ip[i + 1], "kt_early_chain"));
 	KUNIT_EXPECT_TRUE(test, kt_ip_in(t->ip[i + 2], __func__));
 	KUNIT_EXPECT_FALSE_MSG(test, t->flags[i + 1] & KUNWIND_FRAME_ORC,
-			       "the step out of kt_early_inner came from the ORC fallback");
+			       "the step out of kt_early_inner came from the " KT_FALLBACK " fallback");
 	KUNIT_EXPECT_FALSE_MSG(test, t->flags[i + 2] & KUNWIND_FRAME_ORC,
-			       "the step out of kt_early_chain came from the ORC fallback");
+			       "the step out of kt_early_chain came from the " KT_FALLBACK " fallback");
 	KUNIT_EXPECT_EQ(test, t->stop, KUNWIND_STOP_END);
 }
 #endif

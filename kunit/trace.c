@@ -43,6 +43,7 @@
 #ifdef CONFIG_X86
 #include <asm/unwind.h>
 #endif
+#include "unwind/linux/symbols.h"
 #include "arch.h"
 #include "oracle.h"
 #include "trace.h"
@@ -57,6 +58,7 @@ bool kt_trace_add(void *cookie, const struct kunwind_frame *f)
 		return false;
 	t->ip[t->n] = f->ip;
 	t->sp[t->n] = f->sp;
+	t->bp[t->n] = f->bp;
 	t->fallback[t->n] = f->flags & KUNWIND_FRAME_ORC ? f->fallback : 0;
 	t->flags[t->n++] = f->flags;
 	return true;
@@ -75,6 +77,7 @@ static void drop_first(struct kt_trace *t)
 	for (i = 1; i < t->n; i++) {
 		t->ip[i - 1] = t->ip[i];
 		t->sp[i - 1] = t->sp[i];
+		t->bp[i - 1] = t->bp[i];
 		t->flags[i - 1] = t->flags[i];
 		t->fallback[i - 1] = t->fallback[i];
 	}
@@ -208,7 +211,12 @@ void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs)
 	t->n = kt_kernel_save_regs(regs, t->ip, KT_MAX_FRAMES);
 }
 
-/* As on x86: the caller keeps task asleep, with a reference. */
+/*
+ * As on x86: the caller keeps task asleep, with a reference.  The
+ * kernel's stack_trace_save_tsk() leaves out the scheduler's frames
+ * (in_sched_functions()), which lead a sleeping task's stack: so does
+ * kt_kunwind_task() here (kunwind_in_sched_functions()).
+ */
 void kt_orc_task(struct kt_trace *t, struct task_struct *task)
 {
 	kt_trace_reset(t);
@@ -226,6 +234,10 @@ void kt_kunwind_task(struct kt_trace *t, struct task_struct *task)
 {
 	kt_trace_reset(t);
 	t->stop = kunwind_walk(task, NULL, kt_trace_add, t);
+	/* arm64's oracle has no scheduler frames (kt_orc_task()) */
+	while (IS_ENABLED(CONFIG_ARM64) && t->n &&
+	       kunwind_in_sched_functions(t->ip[0]))
+		drop_first(t);
 }
 
 /*

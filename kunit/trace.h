@@ -23,6 +23,7 @@
 struct kt_trace {
 	unsigned long ip[KT_MAX_FRAMES];
 	unsigned long sp[KT_MAX_FRAMES];	/* kunwind only */
+	unsigned long bp[KT_MAX_FRAMES];	/* kunwind only */
 	unsigned int flags[KT_MAX_FRAMES];	/* KUNWIND_FRAME_*; ORC: 0 */
 	u8 fallback[KT_MAX_FRAMES];		/* KUNWIND_FRAME_ORC: its reason */
 	struct kunwind_steps steps;		/* kt_save_here(): the walk's */

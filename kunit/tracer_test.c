@@ -29,6 +29,7 @@
 #include "unwind/linux/counters.h"
 #include "unwind/linux/kwalk.h"
 #include "unwind/linux/symbols.h"
+#include "arch.h"
 #include "kunwind_test.h"
 #include "trace.h"
 
@@ -51,9 +52,10 @@ static void read_slots(struct tracer_point *p, const struct kt_trace *t)
 {
 	unsigned int i;
 
-	for (i = 0; i < t->n; i++)
+	for (i = 1; i < t->n; i++)
 		if (t->flags[i] & KUNWIND_FRAME_RECOVERED)
-			p->slot[i] = *(unsigned long *)(t->sp[i] - sizeof(long));
+			p->slot[i] = kt_strip_ra(*(unsigned long *)
+						 KT_RA_SLOT(t->sp, t->bp, i));
 }
 
 /*
@@ -85,7 +87,7 @@ static void expect_recovered(struct kunit *test, const char *what,
 				    "%s: frame %u (%pS) undone %s, its tracer's helper %s",
 				    what, i, (void *)kun->ip[i],
 				    kun->flags[i] & KUNWIND_FRAME_ORC ?
-				    "by ORC" : "by kunwind",
+				    "by " KT_FALLBACK : "by kunwind",
 				    by_orc ? "missing" : "present");
 		if (tramp)
 			KUNIT_EXPECT_EQ_MSG(test, p->slot[i], tramp,
@@ -174,7 +176,7 @@ static void expect_save_equal(struct kunit *test, const char *what,
 		if ((p->kun.flags[i] & KUNWIND_FRAME_ORC) &&
 		    p->kun.fallback[i] < KUNWIND_FALLBACK_NR)
 			want[p->kun.fallback[i]]++;
-	kunit_info(test, "%s: kunwind_save() steps: %u by tables, %u by the ORC fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u)\n",
+	kunit_info(test, "%s: kunwind_save() steps: %u by tables, %u by the " KT_FALLBACK " fallback (no table %u, no row %u, row step failed %u, tracer helper missing %u)\n",
 		   what, p->save.steps.tables,
 		   kunwind_steps_fallback(&p->save.steps),
 		   p->save.steps.fallback[KUNWIND_FALLBACK_NO_TABLE],
@@ -183,7 +185,7 @@ static void expect_save_equal(struct kunit *test, const char *what,
 		   p->save.steps.fallback[KUNWIND_FALLBACK_TRACER]);
 	for (i = 0; i < KUNWIND_FALLBACK_NR; i++)
 		KUNIT_EXPECT_EQ_MSG(test, p->save.steps.fallback[i], want[i],
-				    "%s: kunwind_save() took %u steps by the ORC fallback for %s, kunwind_walk() %u",
+				    "%s: kunwind_save() took %u steps by the " KT_FALLBACK " fallback for %s, kunwind_walk() %u",
 				    what, p->save.steps.fallback[i],
 				    kunwind_fallback_str(i), want[i]);
 
@@ -214,7 +216,7 @@ static void tracer_function_graph_walk_equals_orc(struct kunit *test)
 			 kunwind_sym.return_to_handler, 3);
 	expect_save_equal(test, "function_graph", p);
 	/* the debugfs counters say who undid them */
-	kunit_info(test, "trampolines undone: %lu by kunwind, %lu by ORC steps\n",
+	kunit_info(test, "trampolines undone: %lu by kunwind, %lu by " KT_FALLBACK " steps\n",
 		   by_table, by_orc);
 	if (kunwind_sym.ftrace_graph_ret_addr)
 		KUNIT_EXPECT_GE(test, by_table, 3ul);
@@ -264,10 +266,20 @@ static void tracer_both_tracers_walk_equals_orc(struct kunit *test)
 
 /* ---- from an hrtimer's interrupted registers ---- */
 
+static noinline void spin_tick(void)
+{
+	barrier();
+}
+
+/*
+ * Not a leaf: it saves its frame record, so that arm64's frame-record
+ * walk, the oracle there, has its caller too (in a leaf only x30 has it:
+ * kunwind_arm64's case).
+ */
 static noinline void spin_fn_loop(struct tracer_point *p)
 {
 	while (!READ_ONCE(p->done))
-		cpu_relax();
+		spin_tick();
 }
 
 static enum hrtimer_restart tracer_timer_fn(struct hrtimer *t)
@@ -387,12 +399,6 @@ static void tracer_walk_of_sleeping_task_equals_orc(struct kunit *test)
 	expect_recovered(test, "sleeping kthread", p, &p->kun, &p->orc, 0, 5);
 }
 
-/*
- * kunit/Kbuild builds this file for x86-64 only; the #ifdef says so to
- * tests/harness/kunit-report.py, which reads the cases of every .c file
- * with the kernel's .config.
- */
-#ifdef CONFIG_X86_64
 static struct kunit_case tracer_test_cases[] = {
 	KUNIT_CASE(tracer_function_graph_walk_equals_orc),
 	KUNIT_CASE(tracer_kretprobe_walk_equals_orc),
@@ -410,4 +416,3 @@ static struct kunit_suite tracer_test_suite = {
 };
 
 kunit_test_suite(tracer_test_suite);
-#endif

@@ -8,11 +8,12 @@
 # kunwind.ko and kunit/*.ko as tests/harness/arm64-modules.sh cross-builds
 # them (kunit/Kbuild: on arm64 kunwind_test.ko holds the suites of both
 # architectures, lookup, walk (on the arm64 scenarios), registry,
-# hostile, oops, api, and arm64's own, kunwind_arm64, whose oracle is the
-# kernel's frame-record walk; the x86-64 ones, orc, asm, tracer and nmi,
-# are not built), on 2 CPUs, as tests/harness/kunit-run.sh has them on
+# tracer, hostile, oops, api, and arm64's own, kunwind_arm64, whose
+# oracle is the kernel's frame-record walk; the x86-64 ones, orc, asm
+# and nmi, are not built), on 2 CPUs, as tests/harness/kunit-run.sh has them on
 # x86-64: kunwind_test_early.ko insmod'ed before kunwind.ko, then
-# kunwind.ko, then kunwind_test.ko (its suites run at insmod: the test
+# kunwind.ko, graph-setup.sh (function_graph on the early module's
+# kt_traced_*), then kunwind_test.ko (its suites run at insmod: the test
 # kernel has CONFIG_KUNIT); the helper and the corrupt-table module
 # (tests/harness/bad-table.py) in /lib/kunwind for the registry suite,
 # and vmlinux's table and two of its link addresses for the suites'
@@ -52,7 +53,7 @@ grep -E '^[0-9a-f]{16} [Tt] (sprint_symbol|msleep)$' "$kdir/System.map" \
 printf '#!/bin/sh\nexit 0\n' >"$out/test.sh"
 "$harness/arm64-initramfs.sh" "$out/initrd.cpio.gz" \
 	"$mods/kunwind_test_early.ko" "$src/kunwind.ko" \
-	"$mods/kunwind_test.ko" \
+	"$harness/graph-setup.sh" "$mods/kunwind_test.ko" \
 	"$mods/kunwind_test_helper.ko:/lib/kunwind/kunwind_test_helper.ko" \
 	"$out/kunwind_test_badtable.ko:/lib/kunwind/kunwind_test_badtable.ko" \
 	"$vmlinux_table:/lib/kunwind/vmlinux.kunwind" \
