@@ -3,44 +3,28 @@
  * What the suites take of the architecture, x86-64's or arm64's, in one
  * place (as unwind/linux/arch/ is kunwind.ko's):
  *
- *   KT_ORACLE, KT_FALLBACK        the names, in messages, of the kernel's
- *                                 own walk (trace.c's oracle) and of
- *                                 kunwind's fallback step
- *   KT_ENTRY_TYPE, KT_ENTRY_CFA   the row at a C function's first byte:
- *                                 x86-64 the return address at rsp (CFA
- *                                 rsp + 8), arm64 still in x30 (CFA sp)
+ *   KT_ORACLE, KT_FALLBACK      the names of the kernel's own walk
+ *                               (trace.c's oracle) and of kunwind's
+ *                               fallback step, for messages
+ *   KT_ENTRY_TYPE, _CFA         the row at a C function's first byte
  *   KT_SEC_FRAMED(fn), KT_SEC_RA  an ip in the helper's .text function
- *                                 (helper_sections*.S) where its frame
- *                                 is set up with the CFA at sp + 8 or
- *                                 16, and the word of the stack there
- *                                 that holds the return address
- *   KT_KTHREAD_FRAMES             the frames of a kthread's stack from its
- *                                 function on: fn, kthread,
- *                                 ret_from_fork (and x86-64's
- *                                 ret_from_fork_asm)
- *   KT_ZERO_RA_STOP               why a walk stops at a function's first
- *                                 instruction whose return address is 0:
- *                                 not code (x86-64), or no x30 given at
- *                                 all (arm64: the LR row unfollowable)
- *   KT_RA_SLOT(sp, bp, i)         the stack word frame i's return address
- *                                 was read from, in a walk's frames'
- *                                 sp[] and bp[]: below its sp (x86-64),
- *                                 in the frame record of frame i - 1
- *                                 (arm64: x29 points at it in a frame
- *                                 that calls)
- *   kt_strip_ra()                 a return address as read from the
- *                                 stack, its PAC signature stripped
- *                                 (arm64)
- *   kt_regs_init()                a register set of ip and sp, kernel
- *                                 or user mode, nothing else
- *   kt_regs_entry_ra()            a register set's return address at its
- *                                 function's first instruction: at its
- *                                 sp (x86-64) or in x30 (arm64)
- *   KT_NOFAULT_BAD_ADDRS          addresses the kernel's nofault read
- *                                 must refuse here, and
- *   kt_nofault_bites()            what makes such a read fault rather
- *                                 than read: SMAP and 5-level paging
- *                                 (x86-64), PAN (arm64)
+ *                               (helper_sections*.S) past its frame's
+ *                               set-up, and the stack word there that
+ *                               holds the return address
+ *   KT_KTHREAD_FRAMES           a kthread's frames from its function on
+ *   KT_ZERO_RA_STOP             why a walk stops at a first instruction
+ *                               whose return address is 0 (arm64: no
+ *                               x30 at all, the LR row unfollowable)
+ *   KT_RA_SLOT(sp, bp, i)       the stack word frame i's return address
+ *                               was read from: below its sp, or in
+ *                               frame i - 1's record (arm64)
+ *   kt_strip_ra()               a return address read from the stack,
+ *                               its PAC stripped (arm64)
+ *   kt_regs_init()              a register set: ip, sp, kernel or user
+ *   kt_regs_entry_ra()          its return address at a function's
+ *                               first instruction: at sp, or x30
+ *   KT_NOFAULT_BAD_ADDRS        addresses a nofault read must refuse,
+ *   kt_nofault_bites()          and what makes such a read fault here
  */
 #ifndef _KUNWIND_KUNIT_ARCH_H
 #define _KUNWIND_KUNIT_ARCH_H
