@@ -18,12 +18,15 @@
  *	a hard hrtimer interrupting this module's code, in a leaf that
  *	spins with its return address in x30 and in a loop that calls (its
  *	record saved): kunwind_save_regs() and stack_trace_save_regs() (not
- *	exported: found by a kprobe's symbol lookup) of
- *	the interrupt's registers (trace.c: kt_kernel_save_regs()).  Equal, but where the interrupted
- *	function had not saved its record: there the frame-record walk goes
- *	on from x29, its caller's record, and loses the caller, which
- *	kunwind gives (x30 of the registers, the oracle).  The leaf's case
- *	must have happened.
+ *	exported: trace.c's kt_kernel_save_regs()) of the interrupt's
+ *	registers.  Equal, but where the interrupted function had not saved
+ *	its record: there the frame-record walk goes on from x29, its
+ *	caller's record, and loses the caller, which kunwind gives (x30 of
+ *	the registers, the oracle).  The leaf's case must have happened.
+ *   arm64_pseudo_nmi_walks_equal_frame_records
+ *	the PMU's pseudo-NMIs sampling module code with interrupts masked
+ *	and not (below): the same comparison, at every interrupted frame
+ *	of the sample; every sample in the leaf must give its caller
  *
  * Module code only where the test controls it; the walks' frames above
  * are vmlinux's (the vmlinux table).  tests/arm64.test runs the suite
@@ -33,9 +36,11 @@
 #include <linux/hrtimer.h>
 #include <linux/kallsyms.h>
 #include <linux/ktime.h>
+#include <linux/perf_event.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
+#include <asm/arch_gicv3.h>
 #include <asm/irq_regs.h>
 #include <asm/pointer_auth.h>
 #include "unwind/linux/kunwind_api.h"
@@ -325,6 +330,217 @@ static void arm64_interrupted_code_gets_its_caller(struct kunit *test)
 	KUNIT_EXPECT_GE(test, leaf_gained, 1);
 }
 
+/* ---- pseudo-NMIs ------------------------------------------------------ */
+
+/*
+ * With irqchip.gicv3_pseudo_nmi=1 on a GICv3 (tests/harness/arm64-kunit.sh)
+ * the PMU's overflow interrupt is a pseudo-NMI: it lands wherever this CPU
+ * is, where interrupts are masked too, and runs in NMI context there
+ * (__el1_pnmi()).  A CPU-cycles counter of this CPU samples while this
+ * thread runs module code, in a leaf and in a loop that calls, with
+ * interrupts masked and not; the overflow handler walks the interrupted
+ * registers by kunwind and by the frame records into a preallocated slot
+ * (nothing else in NMI).  Afterwards each pair is compared: equal, or
+ * kunwind has callers the records lost (x30) at the interrupted frames,
+ * an NMI's or an interrupt's below it (a64_gains()).
+ */
+#define A64_NMI_SLOTS	96
+
+struct a64_nmi_slot {
+	unsigned long pc, lr;
+	bool nmi;			/* in_nmi() in the handler */
+	struct a64_trace t[2];		/* kunwind, frame records */
+};
+
+struct a64_nmi {
+	atomic_t next, user;
+	struct a64_nmi_slot slot[A64_NMI_SLOTS];
+};
+
+static struct a64_nmi *a64_nmi;
+
+static void a64_nmi_overflow(struct perf_event *event,
+			     struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct a64_nmi_slot *s;
+	int i;
+
+	if (user_mode(regs)) {
+		atomic_inc(&a64_nmi->user);
+		return;
+	}
+	i = atomic_inc_return(&a64_nmi->next) - 1;
+	if (i >= A64_NMI_SLOTS)
+		return;
+	s = &a64_nmi->slot[i];
+	s->nmi = in_nmi();
+	s->pc = regs->pc;
+	s->lr = ptrauth_strip_kernel_insn_pac(regs->regs[30]);
+	s->t[0].n = kunwind_save_regs(regs, s->t[0].ip, A64_FRAMES, 0,
+				      &s->t[0].steps);
+	s->t[1].n = kt_kernel_save_regs(regs, s->t[1].ip, A64_FRAMES);
+}
+
+static noinline unsigned long a64_nmi_leaf(unsigned long n)
+{
+	unsigned long i, x = 0;
+
+	for (i = 0; i < n; i++) {
+		x += i;
+		barrier();
+	}
+	return x;
+}
+
+static noinline unsigned long a64_nmi_calls(unsigned long n)
+{
+	unsigned long i, x = 0;
+
+	for (i = 0; i < n; i++)
+		x += a64_nmi_leaf(32);
+	return x;
+}
+
+/* An exception vector's frame (entry.S): the next frame was interrupted. */
+static bool a64_is_vector(unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(sym, ip);
+	return !strncmp(sym, "el1h_64_", 8) || !strncmp(sym, "el0t_64_", 8);
+}
+
+/*
+ * Is ret, a return address, the return of a call into the function of
+ * pc?  By the instruction before it: a bl whose target is in that
+ * function (1), a blr, whose target the text does not say (0: counted,
+ * not checked), anything else (-1).
+ */
+static int a64_calls_into(unsigned long ret, unsigned long pc)
+{
+	char a[KSYM_SYMBOL_LEN], b[KSYM_SYMBOL_LEN];
+	u32 insn = *(u32 *)(ret - 4);
+
+	if ((insn & 0xfffffc1f) == 0xd63f0000)		/* blr xN */
+		return 0;
+	if ((insn & 0xfc000000) != 0x94000000)		/* bl */
+		return -1;
+	sprint_symbol_no_offset(a, ret - 4 + sign_extend64((insn & 0x03ffffff) << 2, 27));
+	sprint_symbol_no_offset(b, pc);
+	return strcmp(a, b) ? -1 : 1;
+}
+
+/*
+ * kunwind's trace k against the frame records' f of the same registers:
+ * equal but for frames only k has, each right after an interrupted pc
+ * (frame 0, or the frame after a vector's) and a call into its function:
+ * the caller the records lost there (x30).  Returns how many, with
+ * *blr those after an indirect call, or -1 if k and f differ otherwise.
+ */
+static int a64_gains(const struct a64_trace *k, const struct a64_trace *f,
+		     int *blr)
+{
+	unsigned int i = 0, j = 0;
+	int gains = 0, c;
+
+	while (i < k->n && j < f->n) {
+		if (k->ip[i] == f->ip[j]) {
+			i++;
+			j++;
+			continue;
+		}
+		if (!i || (i > 1 && !a64_is_vector(k->ip[i - 2])))
+			return -1;
+		c = a64_calls_into(k->ip[i], k->ip[i - 1]);
+		if (c < 0)
+			return -1;
+		*blr += !c;
+		gains++;
+		i++;
+	}
+	return i == k->n && j == f->n ? gains : -1;
+}
+
+static void arm64_pseudo_nmi_walks_equal_frame_records(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.size = sizeof(attr),
+		.sample_period = 2000000,
+		.pinned = 1,
+	};
+	unsigned int i, nmi = 0, equal = 0, gained = 0, bad = 0, gains = 0;
+	unsigned int leaf = 0, leaf_gained = 0;
+	int blr = 0;
+	unsigned int tables = 0, fallback = 0, n;
+	struct perf_event *event;
+	unsigned long flags, sink = 0;
+	u64 end;
+
+	a64_nmi = kunit_kzalloc(test, sizeof(*a64_nmi), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a64_nmi);
+	KUNIT_ASSERT_TRUE_MSG(test, system_uses_irq_prio_masking(),
+			      "no pseudo-NMIs: boot a GICv3 with irqchip.gicv3_pseudo_nmi=1");
+	migrate_disable();
+	event = perf_event_create_kernel_counter(&attr, smp_processor_id(), NULL,
+						 a64_nmi_overflow, NULL);
+	if (IS_ERR(event)) {
+		migrate_enable();
+		KUNIT_FAIL(test, "no CPU-cycles counter: %ld", PTR_ERR(event));
+		return;
+	}
+	end = ktime_get_ns() + 4 * NSEC_PER_SEC;
+	while (atomic_read(&a64_nmi->next) < A64_NMI_SLOTS &&
+	       ktime_get_ns() < end) {
+		local_irq_save(flags);
+		sink += a64_nmi_calls(2000);
+		sink += a64_nmi_leaf(100000);
+		local_irq_restore(flags);
+		sink += a64_nmi_calls(2000);
+		sink += a64_nmi_leaf(100000);
+	}
+	perf_event_release_kernel(event);
+	migrate_enable();
+
+	n = min_t(unsigned int, atomic_read(&a64_nmi->next), A64_NMI_SLOTS);
+	for (i = 0; i < n; i++) {
+		struct a64_nmi_slot *s = &a64_nmi->slot[i];
+		int r = a64_gains(&s->t[0], &s->t[1], &blr);
+
+		nmi += s->nmi;
+		equal += r == 0;
+		gained += r > 0;
+		gains += max(r, 0);
+		/* a64_nmi_leaf() never saves x30: its caller is a gain */
+		if (kt_ip_in(s->pc, "a64_nmi_leaf")) {
+			leaf++;
+			leaf_gained += r > 0;
+		}
+		tables += s->t[0].steps.tables;
+		fallback += kunwind_steps_fallback(&s->t[0].steps);
+		if (r < 0 && bad++ < 3) {
+			kunit_info(test, "sample %u at %pS (x30 %pS)%s:", i,
+				   (void *)s->pc, (void *)s->lr,
+				   s->nmi ? ", in NMI" : "");
+			a64_print(test, "kunwind", &s->t[0]);
+			a64_print(test, "frame records", &s->t[1]);
+		}
+	}
+	kunit_info(test, "%u kernel samples (%u in NMI), %d in user mode: %u equal, %u where kunwind gave %u callers the frame records lost (%d after an indirect call), %u differ; steps: %u by tables, %u by the fallback (sink %lu)",
+		   n, nmi, atomic_read(&a64_nmi->user), equal, gained, gains,
+		   blr, bad, tables, fallback, sink & 1);
+	kunit_info(test, "%u samples in a64_nmi_leaf(), %u with its caller gained",
+		   leaf, leaf_gained);
+	KUNIT_EXPECT_EQ(test, bad, 0u);
+	KUNIT_EXPECT_EQ(test, fallback, 0u);
+	KUNIT_EXPECT_EQ(test, leaf_gained, leaf);
+	/* It must have sampled, in NMI context, and in the leaf. */
+	KUNIT_EXPECT_GE(test, n, 32u);
+	KUNIT_EXPECT_GE(test, nmi, 8u);
+	KUNIT_EXPECT_GE(test, leaf, 8u);
+}
+
 /*
  * kunit/Kbuild builds this file on arm64 only; the #ifdef says so to
  * tests/harness/kunit-report.py, which reads the cases of every .c file
@@ -335,6 +551,7 @@ static struct kunit_case arm64_test_cases[] = {
 	KUNIT_CASE(arm64_current_equals_frame_records),
 	KUNIT_CASE(arm64_sleeping_tasks_equal_frame_records),
 	KUNIT_CASE(arm64_interrupted_code_gets_its_caller),
+	KUNIT_CASE(arm64_pseudo_nmi_walks_equal_frame_records),
 	{}
 };
 
