@@ -40,9 +40,10 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
-#include <asm/arch_gicv3.h>
+#include <linux/vmalloc.h>
 #include <asm/irq_regs.h>
 #include <asm/pointer_auth.h>
+#include "unwind/linux/arch/arm64_calls.h"
 #include "unwind/linux/kunwind_api.h"
 #include "trace.h"
 
@@ -347,8 +348,9 @@ static void arm64_interrupted_code_gets_its_caller(struct kunit *test)
 #define A64_NMI_SLOTS	96
 
 struct a64_nmi_slot {
-	unsigned long pc, lr;
+	unsigned long pc;
 	bool nmi;			/* in_nmi() in the handler */
+	bool masked;			/* interrupts masked where it hit */
 	struct a64_trace t[2];		/* kunwind, frame records */
 };
 
@@ -360,7 +362,8 @@ struct a64_nmi {
 static struct a64_nmi *a64_nmi;
 
 static void a64_nmi_overflow(struct perf_event *event,
-			     struct perf_sample_data *data, struct pt_regs *regs)
+			     struct perf_sample_data *data,
+			     struct pt_regs *regs)
 {
 	struct a64_nmi_slot *s;
 	int i;
@@ -374,8 +377,8 @@ static void a64_nmi_overflow(struct perf_event *event,
 		return;
 	s = &a64_nmi->slot[i];
 	s->nmi = in_nmi();
+	s->masked = !interrupts_enabled(regs);
 	s->pc = regs->pc;
-	s->lr = ptrauth_strip_kernel_insn_pac(regs->regs[30]);
 	s->t[0].n = kunwind_save_regs(regs, s->t[0].ip, A64_FRAMES, 0,
 				      &s->t[0].steps);
 	s->t[1].n = kt_kernel_save_regs(regs, s->t[1].ip, A64_FRAMES);
@@ -401,46 +404,33 @@ static noinline unsigned long a64_nmi_calls(unsigned long n)
 	return x;
 }
 
-/* An exception vector's frame (entry.S): the next frame was interrupted. */
+/*
+ * An exception vector's frame (entry.S, e.g. el1h_64_irq; not its C
+ * handler): the next frame is an interrupted pc.
+ */
 static bool a64_is_vector(unsigned long ip)
 {
 	char sym[KSYM_SYMBOL_LEN];
+	size_t n;
 
 	sprint_symbol_no_offset(sym, ip);
-	return !strncmp(sym, "el1h_64_", 8) || !strncmp(sym, "el0t_64_", 8);
-}
-
-/*
- * Is ret, a return address, the return of a call into the function of
- * pc?  By the instruction before it: a bl whose target is in that
- * function (1), a blr, whose target the text does not say (0: counted,
- * not checked), anything else (-1).
- */
-static int a64_calls_into(unsigned long ret, unsigned long pc)
-{
-	char a[KSYM_SYMBOL_LEN], b[KSYM_SYMBOL_LEN];
-	u32 insn = *(u32 *)(ret - 4);
-
-	if ((insn & 0xfffffc1f) == 0xd63f0000)		/* blr xN */
-		return 0;
-	if ((insn & 0xfc000000) != 0x94000000)		/* bl */
-		return -1;
-	sprint_symbol_no_offset(a, ret - 4 + sign_extend64((insn & 0x03ffffff) << 2, 27));
-	sprint_symbol_no_offset(b, pc);
-	return strcmp(a, b) ? -1 : 1;
+	n = strlen(sym);
+	return (!strncmp(sym, "el1h_64_", 8) || !strncmp(sym, "el0t_64_", 8)) &&
+	       (n < 8 || strcmp(sym + n - 8, "_handler"));
 }
 
 /*
  * kunwind's trace k against the frame records' f of the same registers:
  * equal but for frames only k has, each right after an interrupted pc
- * (frame 0, or the frame after a vector's) and a call into its function:
- * the caller the records lost there (x30).  Returns how many, with
- * *blr those after an indirect call, or -1 if k and f differ otherwise.
+ * (frame 0, or the frame after a vector's) and the return of a call into
+ * its function (kunwind_called_into()): a caller the records lost there
+ * (x30).  Returns how many, adding to *blr those after an indirect call,
+ * or -1 if k and f differ otherwise.
  */
 static int a64_gains(const struct a64_trace *k, const struct a64_trace *f,
 		     int *blr)
 {
-	unsigned int i = 0, j = 0;
+	unsigned int i = 0, j = 0, indirect = 0;
 	int gains = 0, c;
 
 	while (i < k->n && j < f->n) {
@@ -451,14 +441,22 @@ static int a64_gains(const struct a64_trace *k, const struct a64_trace *f,
 		}
 		if (!i || (i > 1 && !a64_is_vector(k->ip[i - 2])))
 			return -1;
-		c = a64_calls_into(k->ip[i], k->ip[i - 1]);
+		c = kunwind_called_into(k->ip[i], k->ip[i - 1]);
 		if (c < 0)
 			return -1;
-		*blr += !c;
+		indirect += !c;
 		gains++;
 		i++;
 	}
-	return i == k->n && j == f->n ? gains : -1;
+	if (i != k->n || j != f->n)
+		return -1;
+	*blr += indirect;
+	return gains;
+}
+
+static void a64_vfree(void *p)
+{
+	vfree(p);
 }
 
 static void arm64_pseudo_nmi_walks_equal_frame_records(struct kunit *test)
@@ -470,21 +468,22 @@ static void arm64_pseudo_nmi_walks_equal_frame_records(struct kunit *test)
 		.sample_period = 2000000,
 		.pinned = 1,
 	};
-	unsigned int i, nmi = 0, equal = 0, gained = 0, bad = 0, gains = 0;
-	unsigned int leaf = 0, leaf_gained = 0;
-	int blr = 0;
+	unsigned int i, nmi = 0, masked = 0, equal = 0, gained = 0, bad = 0;
+	unsigned int gains = 0, leaf = 0, leaf_gained = 0;
 	unsigned int tables = 0, fallback = 0, n;
+	int blr = 0;
 	struct perf_event *event;
 	unsigned long flags, sink = 0;
 	u64 end;
 
-	a64_nmi = kunit_kzalloc(test, sizeof(*a64_nmi), GFP_KERNEL);
+	a64_nmi = vzalloc(sizeof(*a64_nmi));
 	KUNIT_ASSERT_NOT_NULL(test, a64_nmi);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, a64_vfree, a64_nmi), 0);
 	KUNIT_ASSERT_TRUE_MSG(test, system_uses_irq_prio_masking(),
 			      "no pseudo-NMIs: boot a GICv3 with irqchip.gicv3_pseudo_nmi=1");
 	migrate_disable();
-	event = perf_event_create_kernel_counter(&attr, smp_processor_id(), NULL,
-						 a64_nmi_overflow, NULL);
+	event = perf_event_create_kernel_counter(&attr, smp_processor_id(),
+						 NULL, a64_nmi_overflow, NULL);
 	if (IS_ERR(event)) {
 		migrate_enable();
 		KUNIT_FAIL(test, "no CPU-cycles counter: %ld", PTR_ERR(event));
@@ -509,6 +508,7 @@ static void arm64_pseudo_nmi_walks_equal_frame_records(struct kunit *test)
 		int r = a64_gains(&s->t[0], &s->t[1], &blr);
 
 		nmi += s->nmi;
+		masked += s->masked;
 		equal += r == 0;
 		gained += r > 0;
 		gains += max(r, 0);
@@ -520,24 +520,24 @@ static void arm64_pseudo_nmi_walks_equal_frame_records(struct kunit *test)
 		tables += s->t[0].steps.tables;
 		fallback += kunwind_steps_fallback(&s->t[0].steps);
 		if (r < 0 && bad++ < 3) {
-			kunit_info(test, "sample %u at %pS (x30 %pS)%s:", i,
-				   (void *)s->pc, (void *)s->lr,
-				   s->nmi ? ", in NMI" : "");
+			kunit_info(test, "sample %u at %pS%s:", i,
+				   (void *)s->pc, s->nmi ? ", in NMI" : "");
 			a64_print(test, "kunwind", &s->t[0]);
 			a64_print(test, "frame records", &s->t[1]);
 		}
 	}
-	kunit_info(test, "%u kernel samples (%u in NMI), %d in user mode: %u equal, %u where kunwind gave %u callers the frame records lost (%d after an indirect call), %u differ; steps: %u by tables, %u by the fallback (sink %lu)",
-		   n, nmi, atomic_read(&a64_nmi->user), equal, gained, gains,
-		   blr, bad, tables, fallback, sink & 1);
+	kunit_info(test, "%u kernel samples (%u in NMI, %u masked), %d in user mode: %u equal, %u where kunwind gave %u callers the frame records lost (%d after an indirect call), %u differ; steps: %u by tables, %u by the fallback (sink %lu)",
+		   n, nmi, masked, atomic_read(&a64_nmi->user), equal, gained,
+		   gains, blr, bad, tables, fallback, sink & 1);
 	kunit_info(test, "%u samples in a64_nmi_leaf(), %u with its caller gained",
 		   leaf, leaf_gained);
 	KUNIT_EXPECT_EQ(test, bad, 0u);
 	KUNIT_EXPECT_EQ(test, fallback, 0u);
 	KUNIT_EXPECT_EQ(test, leaf_gained, leaf);
-	/* It must have sampled, in NMI context, and in the leaf. */
+	/* It must have sampled, masked code in NMI context, and the leaf. */
 	KUNIT_EXPECT_GE(test, n, 32u);
-	KUNIT_EXPECT_GE(test, nmi, 8u);
+	KUNIT_EXPECT_GE(test, masked, 8u);
+	KUNIT_EXPECT_GE(test, nmi, masked);
 	KUNIT_EXPECT_GE(test, leaf, 8u);
 }
 

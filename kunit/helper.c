@@ -7,8 +7,9 @@
  * at load, .exit.text at unload.
  *
  * Built a second time as kunwind_test_badtable.ko (badtable.c), whose
- * table kunit-run.sh corrupts after the build: kunwind must refuse that
- * table and keep walking through the module with the ORC fallback.
+ * table tests/harness/bad-table.py corrupts after the build: kunwind
+ * must refuse that table and keep walking through the module with its
+ * fallback (ORC; arm64: the frame records).
  */
 #include <linux/module.h>
 #include "kunwind_test.h"

@@ -112,8 +112,8 @@ static void hostile_walk_stops_at_bad_return_address(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->ip[0], instruction_pointer(&regs));
 	KUNIT_EXPECT_NE_MSG(test, t->stop, KUNWIND_STOP_END, "walk: %s",
 			    kunwind_stop_str(t->stop));
-	KUNIT_EXPECT_EQ_MSG(test, t->stop,
-			    b->addr == a_zero ? KT_ZERO_RA_STOP : KUNWIND_STOP_BAD_RA,
+	KUNIT_EXPECT_EQ_MSG(test, t->stop, b->addr == a_zero ?
+			    KT_ZERO_RA_STOP : KUNWIND_STOP_BAD_RA,
 			    "walk: %s", kunwind_stop_str(t->stop));
 }
 
@@ -124,7 +124,8 @@ static void hostile_walk_from_regs_with_data_ip_reports_nothing(struct kunit *te
 	struct pt_regs regs = {};
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	kt_regs_init(&regs, (unsigned long)&jiffies, (unsigned long)stack, false);
+	kt_regs_init(&regs, (unsigned long)&jiffies, (unsigned long)stack,
+		     false);
 	t->stop = kunwind_walk(NULL, &regs, kt_trace_add, t);
 	KUNIT_EXPECT_EQ(test, t->n, 0u);
 	KUNIT_EXPECT_EQ(test, t->stop, KUNWIND_STOP_BAD_RA);
@@ -168,9 +169,8 @@ static noinline void hostile_null_call_site(struct kunit *test,
 					    unsigned long *stack,
 					    struct kt_trace *t)
 {
-	struct pt_regs regs = {};
-
 	unsigned long ra = (unsigned long)__builtin_return_address(0);
+	struct pt_regs regs = {};
 
 	kt_regs_init(&regs, 0, (unsigned long)stack, false);
 	kt_regs_entry_ra(&regs, stack, ra);

@@ -147,7 +147,7 @@ static const char *const sec_fn_name[KT_SEC_NR] = {
 	[KT_SEC_UNLIKELY] = "kth_sec_unlikely",
 };
 
-/* helper_sections.S: the CFA at each function's call. */
+/* helper_sections*.S: the CFA at each function's call. */
 static const int sec_cfa[KT_SEC_NR] = { 16, 32, 48, 64 };
 
 static void expect_probe(struct kunit *test, int sec)
@@ -301,8 +301,8 @@ static noinline void race_walk(struct race *r, unsigned long fn)
 /*
  * Each round: one walk from the helper's code, and one kunwind_save() of
  * this thread's own stack (race_worker, kthread, ret_from_fork and on
- * x86-64 ret_from_fork_asm at least: KT_KTHREAD_FRAMES), whose lookups run beside the registry's
- * changes.
+ * x86-64 ret_from_fork_asm at least: KT_KTHREAD_FRAMES), whose lookups
+ * run beside the registry's changes.
  */
 static int race_worker(void *arg)
 {
@@ -315,7 +315,8 @@ static int race_worker(void *arg)
 		if (fn)
 			race_walk(r, KT_SEC_FRAMED(fn));
 		r->saves++;
-		if (kunwind_save(store, ARRAY_SIZE(store), 0, NULL) < KT_KTHREAD_FRAMES)
+		if (kunwind_save(store, ARRAY_SIZE(store), 0, NULL) <
+		    KT_KTHREAD_FRAMES)
 			r->short_saves++;
 		cond_resched();
 	}

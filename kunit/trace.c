@@ -26,8 +26,10 @@
  * Anything else that differs fails the test and prints both traces.
  *
  * On arm64 the oracle is the kernel's frame-record walk, through
- * stack_trace_save(), _tsk() and _regs() (see kt_orc_here() there), and
- * kunwind's fallback is a step by the frame record, flagged the same.
+ * stack_trace_save(), _tsk() and _regs() (the #else of the ORC walk
+ * below), and kunwind's fallback is a step by the frame record, flagged
+ * the same (KUNWIND_FRAME_ORC): "ORC" in the names and comments of the
+ * suites means the kernel's walk, or kunwind's fallback.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -40,7 +42,7 @@
 #include <linux/kprobes.h>
 #include <linux/stacktrace.h>
 #include <asm/irq_regs.h>
-#ifdef CONFIG_X86
+#ifdef CONFIG_X86_64
 #include <asm/unwind.h>
 #endif
 #include "unwind/linux/symbols.h"
@@ -97,7 +99,7 @@ noinline void kt_kunwind_here(struct kt_trace *t)
 	barrier();	/* no tail call: this frame must exist */
 }
 
-#ifdef CONFIG_X86
+#ifdef CONFIG_X86_64
 /*
  * arch_stack_walk(): unwind_start() with first_frame = our stack pointer
  * skips the frames below ours, so the first address is the return address
@@ -159,7 +161,7 @@ int kt_oracle_init(void)
 {
 	return 0;
 }
-#else
+#elif defined(CONFIG_ARM64)
 /*
  * arm64: the kernel's own walk is arch/arm64/kernel/stacktrace.c's, by
  * frame records, through the interfaces the kernel's users call.  It
@@ -222,6 +224,8 @@ void kt_orc_task(struct kt_trace *t, struct task_struct *task)
 	kt_trace_reset(t);
 	t->n = stack_trace_save_tsk(task, t->ip, KT_MAX_FRAMES, 0);
 }
+#else
+#error "kunit/trace.c: no oracle for this architecture"
 #endif
 
 void kt_kunwind_regs(struct kt_trace *t, struct pt_regs *regs)

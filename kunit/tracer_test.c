@@ -1,30 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Suite kunwind_tracer: walks through functions whose return addresses
- * tracers replaced on the stack equal ORC's walks, which undo them
- * (unwind_recover_ret_addr()):
+ * tracers replaced on the stack equal the kernel's own walks, which undo
+ * them (x86-64: ORC's unwind_recover_ret_addr(); arm64: the frame-record
+ * walk's, from the same records):
  *
- *   - function_graph: tests/harness/kunit-run.sh traces kt_traced_1/2/3 of
- *     kunwind_test_early.ko (set_ftrace_filter "kt_traced_*", current_tracer
- *     function_graph) before this module loads, so every call through them
- *     returns to return_to_handler;
+ *   - function_graph: tests/harness/graph-setup.sh, run by both harnesses'
+ *     initramfs, traces kt_traced_1/2/3 of kunwind_test_early.ko
+ *     (set_ftrace_filter "kt_traced_*", current_tracer function_graph)
+ *     before this module loads, so every call through them returns to
+ *     return_to_handler;
  *   - kretprobes (the rethook trampoline), registered here on
  *     kt_early_chain() and kt_early_inner() of the same module;
  *
  * from current, from an hrtimer's interrupted registers and of a sleeping
- * kthread.  Booted with kunwind.unavailable=ftrace_graph_ret_addr,
+ * kthread.  Booted (x86-64) with kunwind.unavailable=ftrace_graph_ret_addr,
  * rethook_find_ret_addr (as on an IBT kernel that sealed them), the same
  * cases prove that ORC steps over the trampolines instead, counted.
  * Each case proves that the trampolines really were on the stack (the
- * stack word a recovered frame's return address was read from holds the
- * trampoline's address) and that those frames were walked by kunwind's
- * tables, not by the ORC fallback (which would pass unchanged).
+ * stack word a recovered frame's return address was read from, arch.h's
+ * KT_RA_SLOT(), holds the trampoline's address) and that those frames
+ * were walked by kunwind's tables, not by its fallback (which would pass
+ * unchanged).
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/uaccess.h>
 #include <asm/irq_regs.h>
 #include "unwind/linux/counters.h"
 #include "unwind/linux/kwalk.h"
@@ -47,21 +51,28 @@ struct tracer_point {
 	bool sleep;
 };
 
-/* Read the stack word each recovered return address was read from. */
+/*
+ * Read the stack word each recovered return address was read from (0 if
+ * the frames do not say where: the expectations below then fail).
+ */
 static void read_slots(struct tracer_point *p, const struct kt_trace *t)
 {
+	unsigned long word;
 	unsigned int i;
 
-	for (i = 1; i < t->n; i++)
-		if (t->flags[i] & KUNWIND_FRAME_RECOVERED)
-			p->slot[i] = kt_strip_ra(*(unsigned long *)
-						 KT_RA_SLOT(t->sp, t->bp, i));
+	for (i = 0; i < t->n; i++)
+		if ((t->flags[i] & KUNWIND_FRAME_RECOVERED) &&
+		    !copy_from_kernel_nofault(&word, (void *)
+					      KT_RA_SLOT(t->sp, t->bp, i),
+					      sizeof(word)))
+			p->slot[i] = kt_strip_ra(word);
 }
 
 /*
  * The walk undid at least want trampolines at tramp (0: either tracer's),
  * each from a stack word that really held it (p's slots, read while the
- * stack was live), each frame stepped to by a table; and it equals ORC.
+ * stack was live), each frame stepped to by a table; and it equals the
+ * kernel's walk.
  */
 static void expect_recovered(struct kunit *test, const char *what,
 			     const struct tracer_point *p,
