@@ -39,7 +39,6 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sched/task_stack.h>
-#include <linux/kprobes.h>
 #include <linux/stacktrace.h>
 #include <asm/irq_regs.h>
 #ifdef CONFIG_X86_64
@@ -157,10 +156,6 @@ void kt_orc_task(struct kt_trace *t, struct task_struct *task)
 	orc_walk(t, task, NULL);
 }
 
-int kt_oracle_init(void)
-{
-	return 0;
-}
 #elif defined(CONFIG_ARM64)
 /*
  * arm64: the kernel's own walk is arch/arm64/kernel/stacktrace.c's, by
@@ -182,29 +177,17 @@ noinline void kt_orc_here(struct kt_trace *t)
 }
 
 /*
- * stack_trace_save_regs() is not exported: its address from a kprobe's
- * symbol lookup (the test kernel has CONFIG_KPROBES) at the module's
- * init, called through a pointer, the kernel's own function all the same.
+ * stack_trace_save_regs() is not exported: kunwind.ko resolves it by
+ * name (kunwind_sym, as for the profiler's self-check), and it is called
+ * through that pointer, the kernel's own function all the same.  Without
+ * it the oracle has no frame, and every comparison fails.
  */
-static unsigned int (*save_regs_fn)(struct pt_regs *regs, unsigned long *store,
-				    unsigned int size, unsigned int skip);
-
-int kt_oracle_init(void)
-{
-	struct kprobe kp = { .symbol_name = "stack_trace_save_regs" };
-	int err = register_kprobe(&kp);
-
-	if (err)
-		return err;
-	save_regs_fn = (void *)kp.addr;
-	unregister_kprobe(&kp);
-	return 0;
-}
-
 unsigned int kt_kernel_save_regs(struct pt_regs *regs, unsigned long *store,
 				 unsigned int size)
 {
-	return save_regs_fn(regs, store, size, 0);
+	if (!kunwind_sym.stack_trace_save_regs)
+		return 0;
+	return kunwind_sym.stack_trace_save_regs(regs, store, size, 0);
 }
 
 void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs)

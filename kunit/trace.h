@@ -47,8 +47,7 @@ void kt_kunwind_regs(struct kt_trace *t, struct pt_regs *regs);
 void kt_orc_regs(struct kt_trace *t, struct pt_regs *regs);
 void kt_kunwind_task(struct kt_trace *t, struct task_struct *task);
 void kt_orc_task(struct kt_trace *t, struct task_struct *task);
-/* arm64: stack_trace_save_regs(), found at init (or init fails). */
-int kt_oracle_init(void);
+/* arm64: stack_trace_save_regs(), which kunwind.ko resolves. */
 unsigned int kt_kernel_save_regs(struct pt_regs *regs, unsigned long *store,
 				 unsigned int size);
 
